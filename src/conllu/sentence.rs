@@ -1,0 +1,407 @@
+//! A parsed sentence: the block's bytes plus spans into them, checked as UD requires of the
+//! basic tree. Every byte is kept; the writer only replaces DEPS and the empty-node lines.
+
+use super::id::{parse_u32, NodeId};
+use super::reader::RawBlock;
+use std::fmt;
+use std::ops::Range;
+
+pub const COLUMNS: usize = 10;
+pub const ID: usize = 0;
+pub const FORM: usize = 1;
+pub const LEMMA: usize = 2;
+pub const UPOS: usize = 3;
+pub const XPOS: usize = 4;
+pub const FEATS: usize = 5;
+pub const HEAD: usize = 6;
+pub const DEPREL: usize = 7;
+pub const DEPS: usize = 8;
+pub const MISC: usize = 9;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A byte range into [`Sentence::text`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    fn new(range: Range<usize>) -> Span {
+        Span { start: range.start as u32, end: range.end as u32 }
+    }
+
+    pub fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// What a sentence error says, and on which line of the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.line, self.message)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// `# ...` lines, and the blank lines around the sentence.
+    Verbatim,
+    /// `3-4` lines.
+    Multiword,
+    /// Index into [`Sentence::words`].
+    Word(u32),
+    /// Index into [`Sentence::empty_nodes`].
+    Empty(u32),
+}
+
+#[derive(Copy, Clone, Debug)]
+pub struct Line {
+    /// The whole line including its terminator.
+    pub bytes: Span,
+    /// 1-based line number in the input.
+    pub number: usize,
+    pub kind: LineKind,
+}
+
+/// A word or an empty node: its ten columns as spans.
+#[derive(Clone, Debug)]
+pub struct Token {
+    pub id: NodeId,
+    pub columns: [Span; COLUMNS],
+    /// Index into [`Sentence::lines`].
+    pub line: u32,
+    /// The basic head (words only; 0 for empty nodes, which have none).
+    pub head: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Sentence {
+    text: String,
+    pub first_line: usize,
+    pub lines: Vec<Line>,
+    /// Word `n` is `words[n - 1]`.
+    pub words: Vec<Token>,
+    /// In input order, which is `NodeId` order.
+    pub empty_nodes: Vec<Token>,
+}
+
+impl Sentence {
+    /// The whole block as text (it was checked to be UTF-8).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        self.text.as_bytes()
+    }
+
+    pub fn span(&self, span: Span) -> &str {
+        &self.text[span.range()]
+    }
+
+    pub fn column(&self, token: &Token, column: usize) -> &str {
+        self.span(token.columns[column])
+    }
+
+    pub fn word(&self, n: u32) -> &Token {
+        &self.words[n as usize - 1]
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// Line number of a word or empty node.
+    pub fn line_of(&self, token: &Token) -> usize {
+        self.lines[token.line as usize].number
+    }
+
+    /// The value of a `# key = value` comment, e.g. `sent_id`.
+    pub fn comment(&self, key: &str) -> Option<&str> {
+        self.lines.iter().filter(|l| l.kind == LineKind::Verbatim).find_map(|l| {
+            let line = self.span(l.bytes).trim_end_matches(['\n', '\r']);
+            let rest = line.strip_prefix('#')?.trim_start();
+            let (k, v) = rest.split_once('=')?;
+            (k.trim() == key).then(|| v.trim())
+        })
+    }
+
+    /// The DEPS of a token as `(head, label)` pairs (empty for `_`). Checked at parse time.
+    pub fn deps<'a>(&'a self, token: &Token) -> impl Iterator<Item = (NodeId, &'a str)> + 'a {
+        let deps = self.span(token.columns[DEPS]);
+        let deps = if deps == "_" { "" } else { deps };
+        deps.split('|').filter(|d| !d.is_empty()).filter_map(|d| {
+            let (head, label) = d.split_once(':')?;
+            Some((NodeId::parse(head)?, label))
+        })
+    }
+
+    /// Every word and empty node in `NodeId` order.
+    pub fn tokens_in_order(&self) -> impl Iterator<Item = &Token> + '_ {
+        self.lines.iter().filter_map(move |l| match l.kind {
+            LineKind::Word(i) => Some(&self.words[i as usize]),
+            LineKind::Empty(i) => Some(&self.empty_nodes[i as usize]),
+            _ => None,
+        })
+    }
+
+    pub fn has_node(&self, id: NodeId) -> bool {
+        if id.empty == 0 {
+            id.word as usize <= self.words.len()
+        } else {
+            self.empty_nodes.binary_search_by(|t| t.id.cmp(&id)).is_ok()
+        }
+    }
+
+    /// Parses a block. On failure the block is handed back untouched with the error.
+    pub fn parse(block: RawBlock) -> Result<Sentence, Box<(RawBlock, ParseError)>> {
+        let mut sentence = Sentence::default();
+        match sentence.parse_into(block) {
+            Ok(()) => Ok(sentence),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Like [`Sentence::parse`], reusing this sentence's buffers.
+    pub fn parse_into(&mut self, block: RawBlock) -> Result<(), Box<(RawBlock, ParseError)>> {
+        let text = match String::from_utf8(block.bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let bad = std::str::from_utf8(&bytes).map_err(|e| e.valid_up_to()).unwrap_err();
+                let line = block.first_line + memchr::memchr_iter(b'\n', &bytes[..bad]).count();
+                let block = RawBlock { bytes, ..block };
+                let message = "invalid UTF-8".to_string();
+                return Err(Box::new((block, ParseError { line, message })));
+            }
+        };
+        let mut old = std::mem::take(&mut self.text);
+        old.clear();
+        self.text = text;
+        self.first_line = block.first_line;
+        self.lines.clear();
+        self.words.clear();
+        self.empty_nodes.clear();
+        match self.parse_lines(block.starts_input) {
+            Ok(()) => Ok(()),
+            Err(error) => {
+                let bytes = std::mem::replace(&mut self.text, old).into_bytes();
+                let block = RawBlock { bytes, first_line: block.first_line, starts_input: block.starts_input };
+                Err(Box::new((block, error)))
+            }
+        }
+    }
+
+    fn parse_lines(&mut self, starts_input: bool) -> Result<(), ParseError> {
+        let mut start = 0;
+        let mut number = self.first_line;
+        let mut lines = std::mem::take(&mut self.lines);
+        let mut result = Ok(());
+        while start < self.text.len() {
+            let bytes = self.text.as_bytes();
+            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
+            let mut content = start..end;
+            if bytes[..content.end].ends_with(b"\n") {
+                content.end -= 1;
+                if bytes[..content.end].ends_with(b"\r") {
+                    content.end -= 1;
+                }
+            }
+            if starts_input && start == 0 && bytes.starts_with(BOM) {
+                content.start += BOM.len();
+            }
+            let kind = match self.parse_line(content, number, lines.len() as u32) {
+                Ok(kind) => kind,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            lines.push(Line { bytes: Span::new(start..end), number, kind });
+            start = end;
+            number += 1;
+        }
+        self.lines = lines;
+        result?;
+        self.check_tree()
+    }
+
+    fn parse_line(&mut self, content: Range<usize>, number: usize, line_index: u32) -> Result<LineKind, ParseError> {
+        let err = |message: String| ParseError { line: number, message };
+        let line = &self.text[content.clone()];
+        if line.is_empty() || line.starts_with('#') {
+            return Ok(LineKind::Verbatim);
+        }
+        let mut columns = [Span::default(); COLUMNS];
+        let mut count = 0;
+        let mut col_start = content.start;
+        for (i, b) in line.bytes().enumerate() {
+            if b == b'\t' {
+                if count < COLUMNS {
+                    columns[count] = Span::new(col_start..content.start + i);
+                }
+                count += 1;
+                col_start = content.start + i + 1;
+            }
+        }
+        if count < COLUMNS {
+            columns[count] = Span::new(col_start..content.end);
+        }
+        count += 1;
+        if count != COLUMNS {
+            return Err(err(format!("expected 10 tab-separated columns, found {count}")));
+        }
+        const NAMES: [&str; COLUMNS] = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC"];
+        for (i, span) in columns.iter().enumerate() {
+            if span.start == span.end {
+                return Err(err(format!("empty {} column", NAMES[i])));
+            }
+        }
+        let id_text = self.span(columns[ID]);
+        let expected_word = self.words.len() as u32 + 1;
+        if let Some((a, b)) = id_text.split_once('-') {
+            let (Some(a), Some(b)) = (parse_u32(a), parse_u32(b)) else {
+                return Err(err(format!("malformed multiword token ID '{id_text}'")));
+            };
+            if a != expected_word || b <= a {
+                return Err(err(format!(
+                    "multiword token range '{id_text}' out of order: it must start at word {expected_word} and span at least two words"
+                )));
+            }
+            return Ok(LineKind::Multiword);
+        }
+        let Some(id) = NodeId::parse(id_text) else {
+            return Err(err(format!("malformed ID '{id_text}'")));
+        };
+        let head_text = self.span(columns[HEAD]);
+        if id.is_empty_node() {
+            let last_word = self.words.len() as u32;
+            let previous = self.empty_nodes.last().filter(|e| e.id.word == last_word).map_or(0, |e| e.id.empty);
+            if id.word != last_word || id.empty != previous + 1 {
+                let expected = NodeId::empty(last_word, previous + 1);
+                return Err(err(format!("empty node ID '{id_text}' out of order: expected {expected}")));
+            }
+            if head_text != "_" || self.span(columns[DEPREL]) != "_" {
+                return Err(err(format!("empty node {id} must have '_' as HEAD and DEPREL")));
+            }
+        } else if id.word != expected_word {
+            return Err(err(format!("word ID '{id_text}' out of order: expected {expected_word}")));
+        }
+        let head = if id.is_empty_node() {
+            0
+        } else {
+            parse_u32(head_text).ok_or_else(|| err(format!("HEAD '{head_text}' is not a word number")))?
+        };
+        check_deps_syntax(self.span(columns[DEPS])).map_err(err)?;
+        let token = Token { id, columns, line: line_index, head };
+        if id.is_empty_node() {
+            self.empty_nodes.push(token);
+            Ok(LineKind::Empty(self.empty_nodes.len() as u32 - 1))
+        } else {
+            self.words.push(token);
+            Ok(LineKind::Word(self.words.len() as u32 - 1))
+        }
+    }
+
+    /// Checks references that need the whole sentence: HEAD range, one root, no cycle, DEPS heads.
+    fn check_tree(&self) -> Result<(), ParseError> {
+        if self.words.is_empty() {
+            let message = if self.lines.iter().all(|l| self.span(l.bytes).trim().is_empty()) {
+                "blank lines with no sentence".to_string()
+            } else {
+                "sentence has no words".to_string()
+            };
+            return Err(ParseError { line: self.first_line, message });
+        }
+        let n = self.words.len() as u32;
+        let mut root: Option<&Token> = None;
+        for word in &self.words {
+            let line = self.line_of(word);
+            if word.head > n {
+                let message = format!("HEAD {} of word {} is outside the sentence (1..{n})", word.head, word.id);
+                return Err(ParseError { line, message });
+            }
+            if word.head == word.id.word {
+                return Err(ParseError { line, message: format!("word {} is its own HEAD", word.id) });
+            }
+            if word.head == 0 {
+                if let Some(first) = root {
+                    let message = format!("two roots: words {} and {} both have HEAD 0", first.id, word.id);
+                    return Err(ParseError { line, message });
+                }
+                root = Some(word);
+            }
+        }
+        // Every word must reach the root; walking up marks whole paths at once.
+        let mut state = vec![0u8; n as usize + 1]; // 0 unseen, 1 on current path, 2 reaches root
+        state[0] = 2;
+        for start in 1..=n {
+            let mut w = start;
+            while state[w as usize] == 0 {
+                state[w as usize] = 1;
+                w = self.word(w).head;
+            }
+            if state[w as usize] == 1 {
+                let mut cycle = vec![w];
+                let mut v = self.word(w).head;
+                while v != w {
+                    cycle.push(v);
+                    v = self.word(v).head;
+                }
+                let path: Vec<String> = cycle.iter().chain([&w]).map(u32::to_string).collect();
+                let line = self.line_of(self.word(w));
+                let message = if root.is_none() {
+                    format!("no root, and a cycle in the basic tree: {}", path.join(" → "))
+                } else {
+                    format!("cycle in the basic tree: {}", path.join(" → "))
+                };
+                return Err(ParseError { line, message });
+            }
+            let mut w = start;
+            while state[w as usize] == 1 {
+                state[w as usize] = 2;
+                w = self.word(w).head;
+            }
+        }
+        for token in self.tokens_in_order() {
+            for (head, _) in self.deps(token) {
+                if !self.has_node(head) {
+                    let message = format!("DEPS of {} names head {head}, which is not in the sentence", token.id);
+                    return Err(ParseError { line: self.line_of(token), message });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `_`, or `head:label` pairs joined by `|`; heads are word or empty-node IDs.
+fn check_deps_syntax(deps: &str) -> Result<(), String> {
+    if deps == "_" {
+        return Ok(());
+    }
+    for dep in deps.split('|') {
+        let Some((head, label)) = dep.split_once(':') else {
+            return Err(format!("malformed DEPS '{deps}': '{dep}' is not HEAD:LABEL"));
+        };
+        if NodeId::parse(head).is_none() {
+            return Err(format!("malformed DEPS '{deps}': head '{head}' is not a node ID"));
+        }
+        if label.is_empty() || label.contains(char::is_whitespace) {
+            return Err(format!("malformed DEPS '{deps}': bad label '{label}'"));
+        }
+    }
+    Ok(())
+}

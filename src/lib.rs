@@ -1,0 +1,6 @@
+//! eudify: basic Universal Dependencies trees to Enhanced UD graphs.
+//!
+//! The modules follow the pipeline and depend only on the ones listed before them:
+//! CoNLL-U I/O → sentence graph → rule language → engine → eval / validate → CLI.
+
+pub mod conllu;

@@ -1,0 +1,1 @@
+//! One integration-test binary (link time on small CI machines): each module is a topic.
