@@ -4,3 +4,6 @@
 //! CoNLL-U I/O → sentence graph → rule language → engine → eval / validate → CLI.
 
 pub mod conllu;
+pub mod graph;
+pub mod engine;
+pub mod pipeline;

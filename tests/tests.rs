@@ -1,1 +1,5 @@
 //! One integration-test binary (link time on small CI machines): each module is a topic.
+
+mod bad_input;
+mod common;
+mod conllu_io;

@@ -17,6 +17,14 @@ pub struct RawBlock {
     pub starts_input: bool,
 }
 
+impl RawBlock {
+    /// Only blank lines: what is left of an input that ends, or consists, in blank lines.
+    /// It holds no sentence; writers copy it as it is.
+    pub fn is_blank(&self) -> bool {
+        self.bytes.iter().all(|&b| b == b'\n' || b == b'\r')
+    }
+}
+
 pub struct BlockReader<R> {
     input: R,
     next_line: usize,

@@ -128,6 +128,14 @@ impl Sentence {
         self.lines[token.line as usize].number
     }
 
+    /// Gives back the block's buffer, leaving the sentence empty, so it can be reused.
+    pub fn take_bytes(&mut self) -> Vec<u8> {
+        self.lines.clear();
+        self.words.clear();
+        self.empty_nodes.clear();
+        std::mem::take(&mut self.text).into_bytes()
+    }
+
     /// The value of a `# key = value` comment, e.g. `sent_id`.
     pub fn comment(&self, key: &str) -> Option<&str> {
         self.lines.iter().filter(|l| l.kind == LineKind::Verbatim).find_map(|l| {

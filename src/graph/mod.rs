@@ -1,0 +1,322 @@
+//! The sentence graph: words, empty nodes and the root as petgraph nodes; the basic tree kept
+//! read-only in the [`Sentence`]; the enhanced graph as labelled edges that rules rewrite.
+//!
+//! The enhanced graph allows parallel edges (the same two nodes with different labels, as in
+//! `nsubj` + `nsubj:xsubj` in some treebanks) but never the same (head, dependent, label) twice.
+//! Every edge remembers what made it (the basic tree or a rule), for `eudify explain`.
+
+use crate::conllu::sentence::{DEPREL, FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
+use crate::conllu::{EnhancedLayer, NodeId, Sentence};
+use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
+use smol_str::SmolStr;
+
+/// An enhanced relation label, e.g. `obl:from` (short labels are stored inline).
+pub type Label = SmolStr;
+
+/// What created or last changed an edge.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    Basic,
+    /// Index of the rule in the rule set that was applied.
+    Rule(u32),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    pub label: Label,
+    pub origin: Origin,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Node {
+    Root,
+    /// Word `n` of the sentence.
+    Word(u32),
+    /// An empty node placed after word `after` (0: before the first word), copying the
+    /// columns of word `copy_of` (0: all columns `_`). Its `k` in `after.k` is given on output.
+    Empty { after: u32, copy_of: u32 },
+}
+
+pub struct SentenceGraph<'s> {
+    pub sentence: &'s Sentence,
+    graph: StableDiGraph<Node, Edge>,
+    /// `word_nodes[n]` is the node of word `n`; `word_nodes[0]` is the root.
+    word_nodes: Vec<NodeIndex>,
+    /// Basic children of each word, in word order (index 0: the root's child).
+    basic_children: Vec<Vec<u32>>,
+    /// Empty nodes in creation order.
+    empty_nodes: Vec<NodeIndex>,
+}
+
+impl<'s> SentenceGraph<'s> {
+    /// A graph whose enhanced edges are the basic tree (HEAD:DEPREL), with no empty nodes.
+    pub fn from_basic(sentence: &'s Sentence) -> Self {
+        let n = sentence.words.len();
+        let mut graph = StableDiGraph::with_capacity(n + 1, n + n / 2);
+        let mut word_nodes = Vec::with_capacity(n + 1);
+        word_nodes.push(graph.add_node(Node::Root));
+        for i in 1..=n as u32 {
+            word_nodes.push(graph.add_node(Node::Word(i)));
+        }
+        let mut basic_children = vec![Vec::new(); n + 1];
+        for word in &sentence.words {
+            let label = Label::new(sentence.column(word, DEPREL));
+            let edge = Edge { label, origin: Origin::Basic };
+            graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
+            basic_children[word.head as usize].push(word.id.word);
+        }
+        SentenceGraph { sentence, graph, word_nodes, basic_children, empty_nodes: Vec::new() }
+    }
+
+    pub fn petgraph(&self) -> &StableDiGraph<Node, Edge> {
+        &self.graph
+    }
+
+    pub fn node(&self, index: NodeIndex) -> Node {
+        self.graph[index]
+    }
+
+    pub fn root(&self) -> NodeIndex {
+        self.word_nodes[0]
+    }
+
+    pub fn word_node(&self, n: u32) -> NodeIndex {
+        self.word_nodes[n as usize]
+    }
+
+    pub fn word_count(&self) -> u32 {
+        self.sentence.words.len() as u32
+    }
+
+    /// Words then empty nodes (not the root).
+    pub fn nodes(&self) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.word_nodes[1..].iter().chain(&self.empty_nodes).copied()
+    }
+
+    // --- the basic tree (read-only) ---
+
+    /// Basic head of word `n` (0 for the root's dependent).
+    pub fn basic_head(&self, n: u32) -> u32 {
+        self.sentence.word(n).head
+    }
+
+    pub fn basic_deprel(&self, n: u32) -> &'s str {
+        self.sentence.column(self.sentence.word(n), DEPREL)
+    }
+
+    pub fn basic_children(&self, n: u32) -> &[u32] {
+        &self.basic_children[n as usize]
+    }
+
+    // --- node attributes ---
+
+    /// The word whose columns a node shows: itself, or the word an empty node copies.
+    fn source_word(&self, index: NodeIndex) -> Option<u32> {
+        match self.graph[index] {
+            Node::Root => None,
+            Node::Word(n) => Some(n),
+            Node::Empty { copy_of, .. } => (copy_of != 0).then_some(copy_of),
+        }
+    }
+
+    /// A column of a node's word (`_` for the root and blank empty nodes; MISC of an empty
+    /// node is its own, `_`).
+    pub fn column(&self, index: NodeIndex, column: usize) -> &'s str {
+        if column == MISC && matches!(self.graph[index], Node::Empty { .. }) {
+            return "_";
+        }
+        match self.source_word(index) {
+            Some(n) => self.sentence.column(self.sentence.word(n), column),
+            None => "_",
+        }
+    }
+
+    pub fn form(&self, index: NodeIndex) -> &'s str {
+        self.column(index, FORM)
+    }
+
+    pub fn lemma(&self, index: NodeIndex) -> &'s str {
+        self.column(index, LEMMA)
+    }
+
+    pub fn upos(&self, index: NodeIndex) -> &'s str {
+        self.column(index, UPOS)
+    }
+
+    pub fn xpos(&self, index: NodeIndex) -> &'s str {
+        self.column(index, XPOS)
+    }
+
+    /// The value of feature `name` in FEATS, if present.
+    pub fn feature(&self, index: NodeIndex, name: &str) -> Option<&'s str> {
+        feature_value(self.column(index, FEATS), name)
+    }
+
+    /// Linear position for word-order constraints: words by number, an empty node just after
+    /// the word it follows, the root before everything.
+    pub fn position(&self, index: NodeIndex) -> (u32, u32) {
+        match self.graph[index] {
+            Node::Root => (0, 0),
+            Node::Word(n) => (n, 0),
+            Node::Empty { after, .. } => (after, 1 + self.empty_nodes.iter().position(|&e| e == index).unwrap_or(0) as u32),
+        }
+    }
+
+    // --- the enhanced graph ---
+
+    pub fn incoming(&self, node: NodeIndex) -> impl Iterator<Item = (EdgeIndex, NodeIndex, &Edge)> + '_ {
+        self.graph.edges_directed(node, Direction::Incoming).map(|e| (e.id(), e.source(), e.weight()))
+    }
+
+    pub fn outgoing(&self, node: NodeIndex) -> impl Iterator<Item = (EdgeIndex, NodeIndex, &Edge)> + '_ {
+        self.graph.edges_directed(node, Direction::Outgoing).map(|e| (e.id(), e.target(), e.weight()))
+    }
+
+    pub fn edge(&self, edge: EdgeIndex) -> Option<(NodeIndex, NodeIndex, &Edge)> {
+        let (head, dependent) = self.graph.edge_endpoints(edge)?;
+        Some((head, dependent, &self.graph[edge]))
+    }
+
+    pub fn find_edge(&self, head: NodeIndex, dependent: NodeIndex, label: &str) -> Option<EdgeIndex> {
+        self.graph
+            .edges_connecting(head, dependent)
+            .find(|e| e.weight().label == label)
+            .map(|e| e.id())
+    }
+
+    /// Adds `head → dependent` unless an edge with that label is already there.
+    /// Returns whether the graph changed.
+    pub fn add_edge(&mut self, head: NodeIndex, dependent: NodeIndex, label: Label, origin: Origin) -> bool {
+        if self.find_edge(head, dependent, &label).is_some() {
+            return false;
+        }
+        self.graph.add_edge(head, dependent, Edge { label, origin });
+        true
+    }
+
+    pub fn remove_edge(&mut self, edge: EdgeIndex) -> bool {
+        self.graph.remove_edge(edge).is_some()
+    }
+
+    /// Changes an edge's label; if that would duplicate a parallel edge, the edge is removed.
+    pub fn relabel(&mut self, edge: EdgeIndex, label: Label, origin: Origin) -> bool {
+        let Some((head, dependent)) = self.graph.edge_endpoints(edge) else { return false };
+        if self.graph[edge].label == label {
+            return false;
+        }
+        if self.find_edge(head, dependent, &label).is_some() {
+            self.graph.remove_edge(edge);
+        } else {
+            self.graph[edge] = Edge { label, origin };
+        }
+        true
+    }
+
+    /// Adds an empty node after word `after`, showing the columns of word `copy_of` (0: none).
+    pub fn add_empty_node(&mut self, after: u32, copy_of: u32) -> NodeIndex {
+        let index = self.graph.add_node(Node::Empty { after, copy_of });
+        self.empty_nodes.push(index);
+        index
+    }
+
+    /// The `NodeId` each node will have on output: empty nodes numbered `after.1, after.2, …`
+    /// in creation order.
+    pub fn output_ids(&self) -> Vec<(NodeIndex, NodeId)> {
+        let mut ids: Vec<(NodeIndex, NodeId)> = Vec::with_capacity(self.word_nodes.len() + self.empty_nodes.len());
+        for (n, &index) in self.word_nodes.iter().enumerate() {
+            ids.push((index, NodeId::word(n as u32)));
+        }
+        let mut empties: Vec<(u32, usize, NodeIndex)> = self
+            .empty_nodes
+            .iter()
+            .enumerate()
+            .map(|(order, &index)| match self.graph[index] {
+                Node::Empty { after, .. } => (after, order, index),
+                _ => unreachable!("empty_nodes holds empty nodes only"),
+            })
+            .collect();
+        empties.sort_unstable();
+        let mut k = 0;
+        let mut previous = u32::MAX;
+        for (after, _, index) in empties {
+            k = if after == previous { k + 1 } else { 1 };
+            previous = after;
+            ids.push((index, NodeId::empty(after, k)));
+        }
+        ids
+    }
+
+    /// Writes the enhanced graph as DEPS (sorted by head, then label; no duplicates) and the
+    /// empty-node lines into `layer`.
+    pub fn write_layer(&self, layer: &mut EnhancedLayer) {
+        layer.clear();
+        let ids = self.output_ids();
+        let id_of = |index: NodeIndex| -> NodeId {
+            // Word nodes come first and in order; empty nodes are few.
+            let i = index.index();
+            if i < self.word_nodes.len() && self.word_nodes[i] == index {
+                NodeId::word(i as u32)
+            } else {
+                ids.iter().find(|(n, _)| *n == index).map(|(_, id)| *id).unwrap_or_default()
+            }
+        };
+        let mut deps: Vec<(NodeId, &str)> = Vec::new();
+        let mut write_deps = |layer: &mut EnhancedLayer, node: NodeIndex| {
+            deps.clear();
+            deps.extend(self.incoming(node).map(|(_, head, edge)| (id_of(head), edge.label.as_str())));
+            deps.sort_unstable();
+            deps.dedup();
+            let out = layer.buffer();
+            if deps.is_empty() {
+                out.push(b'_');
+            }
+            for (i, (head, label)) in deps.iter().enumerate() {
+                if i > 0 {
+                    out.push(b'|');
+                }
+                head.write_to(out);
+                out.push(b':');
+                out.extend_from_slice(label.as_bytes());
+            }
+        };
+        for &node in &self.word_nodes[1..] {
+            let start = layer.mark();
+            write_deps(layer, node);
+            layer.end_word_deps(start);
+        }
+        for &(node, id) in ids.iter().filter(|(_, id)| id.is_empty_node()) {
+            let start = layer.mark();
+            {
+                let out = layer.buffer();
+                for column in [FORM, LEMMA, UPOS, XPOS, FEATS] {
+                    out.push(b'\t');
+                    out.extend_from_slice(self.column(node, column).as_bytes());
+                }
+                out.extend_from_slice(b"\t_\t_\t");
+            }
+            write_deps(layer, node);
+            let out = layer.buffer();
+            match self.graph[node] {
+                Node::Empty { copy_of, .. } if copy_of != 0 => {
+                    out.extend_from_slice(b"\tCopyOf=");
+                    crate::conllu::id::push_u32(out, copy_of);
+                }
+                _ => out.extend_from_slice(b"\t_"),
+            }
+            layer.end_empty_node(id, start);
+        }
+    }
+}
+
+/// Looks up `name` in a FEATS column (`Case=Gen|Number=Sing`).
+pub fn feature_value<'a>(feats: &'a str, name: &str) -> Option<&'a str> {
+    if feats == "_" {
+        return None;
+    }
+    feats.split('|').find_map(|pair| {
+        let (key, value) = pair.split_once('=')?;
+        (key == name).then_some(value)
+    })
+}

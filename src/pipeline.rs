@@ -1,0 +1,205 @@
+//! Reader → batches of sentences → enhancement in parallel → writer in input order.
+//!
+//! Output is identical for any thread count: each sentence is enhanced on its own and the
+//! batch is written in input order. Memory is bounded by the batch size, not the input size.
+
+use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, ParseError, RawBlock, Sentence};
+use rayon::prelude::*;
+use std::fmt;
+use std::io::{self, BufRead, Write};
+
+/// Turns one parsed sentence into its enhanced layer.
+pub trait Enhance: Sync {
+    /// Fills `layer`; an error (e.g. a rule set that loops) is reported like bad input.
+    fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String>;
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum OnError {
+    /// Stop at the first invalid sentence with exit code 1.
+    #[default]
+    Fail,
+    /// Write the invalid sentence out unchanged, report it and go on.
+    Copy,
+}
+
+#[derive(Clone, Debug)]
+pub struct PipelineOptions {
+    pub on_error: OnError,
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Sentences read before a batch is enhanced in parallel.
+    pub batch_sentences: usize,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        PipelineOptions { on_error: OnError::Fail, threads: 0, batch_sentences: 512 }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub sentences: usize,
+    pub words: usize,
+    /// Invalid sentences written unchanged (`--on-error copy`).
+    pub copied_invalid: usize,
+}
+
+impl Summary {
+    pub fn add(&mut self, other: &Summary) {
+        self.sentences += other.sentences;
+        self.words += other.words;
+        self.copied_invalid += other.copied_invalid;
+    }
+}
+
+/// A failure that stops the run, as `FILE:LINE: message` or `FILE: message`.
+#[derive(Debug)]
+pub enum PipelineError {
+    Input { file: String, error: ParseError },
+    Io { file: String, error: io::Error },
+    Output(io::Error),
+}
+
+impl fmt::Display for PipelineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PipelineError::Input { file, error } => write!(f, "{file}:{}: {}", error.line, error.message),
+            PipelineError::Io { file, error } => write!(f, "{file}: {error}"),
+            PipelineError::Output(error) => write!(f, "writing output: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PipelineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PipelineError::Io { error, .. } | PipelineError::Output(error) => Some(error),
+            PipelineError::Input { .. } => None,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Slot {
+    block: RawBlock,
+    out: Vec<u8>,
+    words: usize,
+    error: Option<ParseError>,
+}
+
+/// Per-thread buffers reused from sentence to sentence.
+#[derive(Default)]
+struct Scratch {
+    sentence: Sentence,
+    layer: EnhancedLayer,
+}
+
+fn process(slot: &mut Slot, scratch: &mut Scratch, enhancer: &dyn Enhance) {
+    slot.out.clear();
+    slot.words = 0;
+    slot.error = None;
+    if slot.block.is_blank() {
+        slot.out.extend_from_slice(&slot.block.bytes);
+        return;
+    }
+    let block = std::mem::take(&mut slot.block);
+    let first_line = block.first_line;
+    match scratch.sentence.parse_into(block) {
+        Err(failed) => {
+            let (block, error) = *failed;
+            slot.out.extend_from_slice(&block.bytes);
+            slot.block = block;
+            slot.error = Some(error);
+        }
+        Ok(()) => {
+            let sentence = &scratch.sentence;
+            slot.words = sentence.words.len();
+            match enhancer.enhance(sentence, &mut scratch.layer) {
+                Ok(()) => write_sentence(&mut slot.out, sentence, Some(&scratch.layer)),
+                Err(message) => {
+                    write_sentence(&mut slot.out, sentence, None);
+                    slot.error = Some(ParseError { line: first_line, message });
+                }
+            }
+            let starts_input = false;
+            slot.block = RawBlock { bytes: scratch.sentence.take_bytes(), first_line, starts_input };
+        }
+    }
+}
+
+/// An enhancer with its options and worker threads, ready to run over any number of inputs.
+pub struct Pipeline<'e> {
+    enhancer: &'e dyn Enhance,
+    options: PipelineOptions,
+    pool: rayon::ThreadPool,
+}
+
+impl<'e> Pipeline<'e> {
+    pub fn new(enhancer: &'e dyn Enhance, options: PipelineOptions) -> Result<Self, rayon::ThreadPoolBuildError> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
+        Ok(Pipeline { enhancer, options, pool })
+    }
+
+    /// Enhances every sentence of `input` into `out`. `report` receives the diagnostics of
+    /// invalid sentences copied under [`OnError::Copy`].
+    pub fn run(
+        &self,
+        file: &str,
+        input: impl BufRead,
+        out: &mut dyn Write,
+        report: &mut dyn FnMut(String),
+    ) -> Result<Summary, PipelineError> {
+        let mut reader = BlockReader::new(input);
+        let mut slots: Vec<Slot> = Vec::new();
+        let mut summary = Summary::default();
+        let batch = self.options.batch_sentences.max(1);
+        let enhancer = self.enhancer;
+        loop {
+            let mut filled = 0;
+            while filled < batch {
+                if filled == slots.len() {
+                    slots.push(Slot::default());
+                }
+                let more = reader
+                    .read_block(&mut slots[filled].block)
+                    .map_err(|error| PipelineError::Io { file: file.to_string(), error })?;
+                if !more {
+                    break;
+                }
+                filled += 1;
+            }
+            if filled == 0 {
+                return Ok(summary);
+            }
+            let work = &mut slots[..filled];
+            self.pool.install(|| {
+                work.par_iter_mut().for_each_init(Scratch::default, |scratch, slot| process(slot, scratch, enhancer))
+            });
+            for slot in &slots[..filled] {
+                if let Some(error) = &slot.error {
+                    if self.options.on_error == OnError::Fail {
+                        return Err(PipelineError::Input { file: file.to_string(), error: error.clone() });
+                    }
+                    report(format!("{file}:{}: {} (sentence copied unchanged)", error.line, error.message));
+                    summary.copied_invalid += 1;
+                }
+                if !slot.block.is_blank() {
+                    summary.sentences += 1;
+                    summary.words += slot.words;
+                }
+                out.write_all(&slot.out).map_err(PipelineError::Output)?;
+            }
+            if filled < batch {
+                return Ok(summary);
+            }
+        }
+    }
+}
+
+impl Enhance for crate::engine::Enhancer {
+    fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String> {
+        crate::engine::Enhancer::enhance(self, sentence, layer)
+    }
+}

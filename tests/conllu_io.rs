@@ -1,0 +1,90 @@
+//! The CoNLL-U reader and writer keep every byte.
+
+use crate::common::{dev_files, run, text};
+use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
+
+fn round_trip(input: &[u8]) -> Vec<u8> {
+    let mut reader = BlockReader::new(input);
+    let mut block = RawBlock::default();
+    let mut out = Vec::new();
+    while reader.read_block(&mut block).unwrap() {
+        if block.is_blank() {
+            out.extend_from_slice(&block.bytes);
+            continue;
+        }
+        let sentence = Sentence::parse(block.clone()).unwrap_or_else(|e| panic!("{}", e.1));
+        write_sentence(&mut out, &sentence, None);
+    }
+    out
+}
+
+#[test]
+fn every_shared_file_round_trips_byte_for_byte() {
+    for file in dev_files() {
+        let input = std::fs::read(&file).unwrap();
+        assert!(round_trip(&input) == input, "{} changed on a round trip", file.display());
+    }
+}
+
+#[test]
+fn crlf_bom_and_missing_final_newline_round_trip() {
+    let input = b"\xEF\xBB\xBF# text = a\r\n1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\r\n\r\n\n1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n1.1\te\te\tX\t_\t_\t_\t_\t1:x\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\tSpaceAfter=No";
+    assert_eq!(round_trip(input), input.to_vec());
+}
+
+fn word(id: u32, head: u32, deprel: &str, deps: &str) -> String {
+    format!("{id}\tw{id}\tl{id}\tX\t_\t_\t{head}\t{deprel}\t{deps}\tMisc={id}")
+}
+
+#[test]
+fn basic_profile_recomputes_deps_and_drops_empty_nodes() {
+    let input = format!(
+        "# sent_id = 1\r\n{}\r\n{}\r\n2.1\te\te\tX\t_\t_\t_\t_\t1:conj\t_\r\n{}\r\n\r\n",
+        word(1, 0, "root", "0:root"),
+        word(2, 1, "obl:tmod", "1:obl:on"),
+        word(3, 1, "punct", "2.1:punct")
+    );
+    let out = run(&["enhance", "--lang", "basic"], input.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let expected = format!(
+        "# sent_id = 1\r\n{}\r\n{}\r\n{}\r\n\r\n",
+        word(1, 0, "root", "0:root"),
+        word(2, 1, "obl:tmod", "1:obl:tmod"),
+        word(3, 1, "punct", "1:punct")
+    );
+    assert_eq!(text(&out.stdout), expected);
+}
+
+#[test]
+fn basic_profile_keeps_every_column_but_deps_on_all_shared_files() {
+    for file in dev_files() {
+        let path = file.to_str().unwrap();
+        let out = run(&["enhance", "--lang", "basic", path], b"");
+        assert!(out.status.success(), "{path}: {}", text(&out.stderr));
+        let input = std::fs::read_to_string(&file).unwrap();
+        let keep = |s: &str| -> Vec<String> {
+            s.split('\n')
+                .filter(|l| !l.split('\t').next().unwrap().contains('.'))
+                .map(|l| {
+                    let mut cols: Vec<&str> = l.split('\t').collect();
+                    if cols.len() == 10 {
+                        cols[8] = "";
+                    }
+                    cols.join("\t")
+                })
+                .collect()
+        };
+        let output = text(&out.stdout);
+        assert!(keep(&input) == keep(&output), "{path}: columns other than DEPS changed");
+    }
+}
+
+#[test]
+fn output_is_identical_for_one_and_two_threads() {
+    let file = dev_files().into_iter().find(|f| f.to_string_lossy().contains("Czech-CAC")).unwrap();
+    let path = file.to_str().unwrap();
+    let one = run(&["enhance", "--threads", "1", path], b"");
+    let two = run(&["enhance", "--threads", "2", path], b"");
+    assert!(one.status.success() && two.status.success());
+    assert!(one.stdout == two.stdout);
+}
