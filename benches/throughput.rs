@@ -1,1 +1,102 @@
-fn main(){}
+//! Throughput benchmark: `cargo bench --bench throughput [-- PROFILE...]`.
+//!
+//! Builds a ≥ 500k-token input from the shared dev treebanks (DEPS stripped, empty nodes
+//! dropped, as a parser would give it), then reports tokens/s of
+//! - `read+write`: parse every sentence and write it back unchanged (the floor), and
+//! - `enhance`: read → the given profile(s) → write, on one thread and on all threads,
+//! with the ratio of each to the floor. Reports figures; asserts nothing about time.
+
+use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
+use eudify::engine::Enhancer;
+use eudify::pipeline::{Pipeline, PipelineOptions};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const MIN_TOKENS: usize = 500_000;
+const RUNS: usize = 5;
+
+fn build_input() -> (Vec<u8>, usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/ud");
+    let mut dirs: Vec<_> = std::fs::read_dir(&root).expect("../shared/data/ud").map(|e| e.unwrap().path()).collect();
+    dirs.sort();
+    let mut out = Vec::new();
+    let mut tokens = 0;
+    while tokens < MIN_TOKENS {
+        for dir in &dirs {
+            let Ok(text) = std::fs::read_to_string(dir.join("dev.conllu")) else { continue };
+            for line in text.lines() {
+                let cols: Vec<&str> = line.split('\t').collect();
+                if cols.len() == 10 {
+                    if cols[0].contains('.') {
+                        continue;
+                    }
+                    if !cols[0].contains('-') {
+                        tokens += 1;
+                    }
+                    out.extend_from_slice(cols[..8].join("\t").as_bytes());
+                    out.extend_from_slice(b"\t_\t");
+                    out.extend_from_slice(cols[9].as_bytes());
+                } else {
+                    out.extend_from_slice(line.as_bytes());
+                }
+                out.push(b'\n');
+            }
+        }
+    }
+    (out, tokens)
+}
+
+fn best_of(mut run: impl FnMut() -> usize) -> (Duration, usize) {
+    let mut best = Duration::MAX;
+    let mut size = 0;
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        size = run();
+        best = best.min(start.elapsed());
+    }
+    (best, size)
+}
+
+fn read_write(input: &[u8]) -> usize {
+    let mut reader = BlockReader::new(input);
+    let mut block = RawBlock::default();
+    let mut sentence = Sentence::default();
+    let mut out = Vec::with_capacity(input.len());
+    while reader.read_block(&mut block).unwrap() {
+        sentence.parse_into(std::mem::take(&mut block)).map_err(|e| e.1).unwrap();
+        write_sentence(&mut out, &sentence, None);
+        block.bytes = sentence.take_bytes();
+    }
+    out.len()
+}
+
+fn enhance(input: &[u8], enhancer: &Enhancer, threads: usize) -> usize {
+    let options = PipelineOptions { threads, ..PipelineOptions::default() };
+    let pipeline = Pipeline::new(enhancer, options).unwrap();
+    let mut out = Vec::with_capacity(input.len() + input.len() / 4);
+    pipeline.run("bench", input, &mut out, &mut |e| panic!("{e}")).unwrap();
+    out.len()
+}
+
+fn main() {
+    let profiles: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let profiles = if profiles.is_empty() { vec!["basic".to_string()] } else { profiles };
+    let (input, tokens) = build_input();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("input: {tokens} tokens, {:.1} MB; best of {RUNS} runs; {cores} cores", input.len() as f64 / 1e6);
+    let rate = |d: Duration| tokens as f64 / d.as_secs_f64();
+    let (floor, _) = best_of(|| read_write(&input));
+    println!("{:<28} {:>12.0} tokens/s  1.00× time", "read+write (1 thread)", rate(floor));
+    for profile in &profiles {
+        let enhancer = match profile.as_str() {
+            "basic" => Enhancer::basic(),
+            other => panic!("unknown profile {other}"),
+        };
+        for threads in [1, cores] {
+            let (time, _) = best_of(|| enhance(&input, &enhancer, threads));
+            let label = format!("{profile} ({threads} thread{})", if threads == 1 { "" } else { "s" });
+            let ratio = time.as_secs_f64() / floor.as_secs_f64();
+            println!("{label:<28} {:>12.0} tokens/s  {ratio:.2}× time", rate(time));
+        }
+    }
+}
