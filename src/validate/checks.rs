@@ -64,7 +64,8 @@ pub fn validate_sentence(s: &Sentence, out: &mut Vec<Diagnostic>) {
         }
     }
     if roots == 0 {
-        // Nothing is reachable then; one error says it better than one per node.
+        // Nothing is reachable then; one error says it better than one per node. (An edge from
+        // 0 with another label counts as a root here: its label is the error reported.)
         let line = s.tokens_in_order().next().map_or(s.first_line, |t| s.line_of(t));
         out.push(Diagnostic { line, message: "enhanced graph has no root (no node has '0:root' in DEPS)".into() });
     } else {
