@@ -296,3 +296,11 @@ fn never_panics_on_mangled_input() {
     }
     assert!(errors > 0);
 }
+
+#[test]
+fn a_lone_carriage_return_at_the_end_is_content_not_a_blank_line() {
+    let good = three("2:nsubj", "0:root", "2:obj");
+    let report = check(&format!("{good}\r"));
+    assert!(!report.is_valid(), "{:?}", report.diagnostics);
+    assert_eq!(report.diagnostics[0].line, 6);
+}

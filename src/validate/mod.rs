@@ -191,9 +191,9 @@ fn ends_with_blank_line(bytes: &[u8]) -> bool {
     rest.is_empty() || rest.ends_with(b"\n")
 }
 
-/// Whether a block has no content line (only blank lines).
+/// Whether a block has no content line (only blank lines, as the reader defines them).
 fn is_blank_block(bytes: &[u8]) -> bool {
-    bytes.iter().all(|&b| b == b'\n' || b == b'\r')
+    bytes.split_inclusive(|&b| b == b'\n').all(|line| line == b"\n" || line == b"\r\n")
 }
 
 /// Validates every sentence of `input`, reading it one block at a time.
@@ -210,7 +210,7 @@ pub fn validate_reader(name: &str, input: impl BufRead) -> io::Result<Report> {
         }
         let lines = block.bytes.iter().filter(|&&b| b == b'\n').count() + usize::from(!block.bytes.ends_with(b"\n"));
         last = Some((block.first_line, lines, ends_with_blank_line(&block.bytes)));
-        // `parse_into` hands the block back on failure and keeps it otherwise; either way the
+        // On success the sentence keeps the block's bytes; on failure they come back and the
         // buffer is reused for the next read.
         match sentence.parse_into(std::mem::take(&mut block)) {
             Ok(()) => validator.sentence(&sentence),
