@@ -1,9 +1,10 @@
 //! eudify: basic Universal Dependencies trees to Enhanced UD graphs.
 //!
 //! The modules follow the pipeline and depend only on the ones listed before them:
-//! CoNLL-U I/O → sentence graph → rule language → engine → eval / validate → CLI.
+//! CoNLL-U I/O → sentence graph → rule language → engine → pipeline → eval / validate → CLI.
 
 pub mod conllu;
 pub mod graph;
 pub mod engine;
 pub mod pipeline;
+pub mod validate;

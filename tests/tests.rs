@@ -3,3 +3,4 @@
 mod bad_input;
 mod common;
 mod conllu_io;
+mod validate;
