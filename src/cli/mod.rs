@@ -3,6 +3,7 @@
 
 mod args;
 mod enhance;
+mod validate;
 
 use anyhow::Result;
 use args::{Args, Command};
@@ -14,7 +15,7 @@ pub fn run() -> Result<ExitCode> {
     match args.command {
         Command::Enhance(a) => enhance::run(a),
         Command::Eval(_a) => anyhow::bail!("eval: not yet wired"),
-        Command::Validate(_a) => anyhow::bail!("validate: not yet wired"),
+        Command::Validate(a) => validate::run(a),
         Command::Profiles(_a) => anyhow::bail!("profiles: not yet wired"),
     }
 }
