@@ -5,6 +5,7 @@
 
 pub mod conllu;
 pub mod graph;
+pub mod rules;
 pub mod engine;
 pub mod pipeline;
 pub mod validate;

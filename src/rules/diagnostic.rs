@@ -1,0 +1,139 @@
+//! Errors and warnings about rule files, profiles and lexicons, rendered with the offending
+//! source line and a caret under the offending text:
+//!
+//! ```text
+//! rules/universal/case.rules:5:10: error: unknown node variable `X`
+//!   |
+//! 5 |   do { add X =[obl]=> N; }
+//!   |            ^
+//!   = note: variables bound here: H, N, C
+//! ```
+//!
+//! Syntax errors (from pest) and semantic errors (from the checker) look the same.
+
+use super::ast::Span;
+use super::source::SourceMap;
+use std::fmt::Write as _;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One message, located by a span, or by a file path alone (e.g. a missing file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    pub span: Option<Span>,
+    /// For messages without a span: the file they are about.
+    pub path: Option<String>,
+    /// Extra lines printed after the caret (`= note: ...`).
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span: Some(span),
+            path: None,
+            notes: vec![],
+        }
+    }
+
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+
+    /// An error about a whole file (or about no file when `path` is empty).
+    pub fn file_error(path: impl Into<String>, message: impl Into<String>) -> Diagnostic {
+        let path = path.into();
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span: None,
+            path: (!path.is_empty()).then_some(path),
+            notes: vec![],
+        }
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// `file:line:col: error: message`, the source line, a caret line, then the notes.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut out = String::new();
+        let file = self.span.and_then(|s| sources.get(s.file));
+        match (self.span, file) {
+            (Some(span), Some(file)) => {
+                let _ = writeln!(
+                    out,
+                    "{}:{}:{}: {level}: {}",
+                    file.path, span.line, span.col, self.message
+                );
+                let line_text = file.line_text(span.line);
+                let number = span.line.to_string();
+                let pad = " ".repeat(number.len());
+                // Tabs are shown as one space each so that the caret lines up.
+                let shown: String = line_text
+                    .chars()
+                    .map(|c| if c == '\t' { ' ' } else { c })
+                    .collect();
+                let before = span.col.saturating_sub(1) as usize;
+                let line_end = file.line_start(span.line) + line_text.len();
+                let width = if span.end > span.start {
+                    file.text
+                        .get(span.start..span.end.min(line_end))
+                        .map_or(1, |t| t.chars().count().max(1))
+                } else {
+                    1
+                };
+                let _ = writeln!(out, "{pad} |");
+                let _ = writeln!(out, "{number} | {shown}");
+                let _ = writeln!(out, "{pad} | {}{}", " ".repeat(before), "^".repeat(width));
+                for note in &self.notes {
+                    let _ = writeln!(out, "{pad} = note: {note}");
+                }
+            }
+            _ => {
+                match &self.path {
+                    Some(path) => {
+                        let _ = writeln!(out, "{path}: {level}: {}", self.message);
+                    }
+                    None => {
+                        let _ = writeln!(out, "{level}: {}", self.message);
+                    }
+                }
+                for note in &self.notes {
+                    let _ = writeln!(out, "  = note: {note}");
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Renders every diagnostic, in order, separated by blank lines.
+pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
+    diagnostics
+        .iter()
+        .map(|d| d.render(sources))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

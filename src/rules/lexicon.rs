@@ -1,0 +1,138 @@
+//! Word lists that rules refer to as `@group.list` (e.g. `lemma in @control.object`).
+//!
+//! A lexicon file `lexicons/<name>.toml` has one table per group and one array of strings per
+//! list:
+//!
+//! ```toml
+//! [control]
+//! subject = ["want", "try"]
+//! object = ["ask", "persuade"]
+//! ```
+//!
+//! `lexicons/universal.toml` *declares* every list (possibly empty) and is always loaded first;
+//! a language lexicon may only add words to declared lists, so a misspelt group or list name is an
+//! error at its line and column rather than a silently empty list. A profile's lists are the
+//! union of the words of every lexicon it names.
+
+use super::ast::{FileId, Span};
+use super::diagnostic::Diagnostic;
+use super::source::{RuleSource, SourceMap};
+use rustc_hash::FxHashSet;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use toml::Spanned;
+
+/// The lexicon that declares every list.
+pub const UNIVERSAL: &str = "universal";
+
+/// Merged word lists, keyed by `group.list`.
+#[derive(Clone, Debug, Default)]
+pub struct Lexicon {
+    lists: BTreeMap<String, Arc<FxHashSet<String>>>,
+    /// Lexicon names merged, in order.
+    pub loaded: Vec<String>,
+}
+
+impl Lexicon {
+    /// The words of list `group.list`.
+    pub fn get(&self, path: &str) -> Option<&Arc<FxHashSet<String>>> {
+        self.lists.get(path)
+    }
+
+    /// The words of list `group.list`, sorted (for stable output).
+    pub fn sorted(&self, path: &str) -> Option<Vec<&str>> {
+        let mut words: Vec<&str> = self.lists.get(path)?.iter().map(String::as_str).collect();
+        words.sort_unstable();
+        Some(words)
+    }
+
+    /// Every list name (`group.list`), sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.lists.keys().map(String::as_str)
+    }
+
+    /// Loads `universal` then each named lexicon (`names` may repeat `universal`), collecting every
+    /// error. `at` is where each name was written (profile), for "no such lexicon" errors.
+    pub fn load(
+        source: &RuleSource,
+        names: &[(String, Option<Span>)],
+        sources: &mut SourceMap,
+    ) -> Result<Lexicon, Vec<Diagnostic>> {
+        let mut lexicon = Lexicon::default();
+        let mut errors = Vec::new();
+        let mut todo: Vec<(String, Option<Span>)> = vec![(UNIVERSAL.to_string(), None)];
+        todo.extend(names.iter().filter(|(n, _)| n != UNIVERSAL).cloned());
+        for (name, at) in todo {
+            if lexicon.loaded.contains(&name) {
+                continue;
+            }
+            let path = format!("lexicons/{name}.toml");
+            let text = match source.read(&path) {
+                Ok(text) => text,
+                Err(message) => {
+                    let message = format!("no lexicon `{name}` ({message})");
+                    errors.push(match at {
+                        Some(span) => Diagnostic::error(span, message),
+                        None => Diagnostic::file_error(source.display_path(&path), message),
+                    });
+                    continue;
+                }
+            };
+            let file = sources.add(source.display_path(&path), text.into_owned());
+            lexicon.add_file(file, name == UNIVERSAL, sources, &mut errors);
+            lexicon.loaded.push(name);
+        }
+        if errors.is_empty() {
+            Ok(lexicon)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Parses one lexicon file and merges it in. `declares`: the file may introduce new lists.
+    fn add_file(
+        &mut self,
+        file: FileId,
+        declares: bool,
+        sources: &SourceMap,
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        type Groups = BTreeMap<Spanned<String>, BTreeMap<Spanned<String>, Vec<String>>>;
+        let text = &sources.get(file).expect("file just added").text;
+        let groups: Groups = match toml::from_str(text) {
+            Ok(groups) => groups,
+            Err(e) => {
+                errors.push(toml_error(sources, file, &e));
+                return;
+            }
+        };
+        for (group, lists) in groups {
+            for (list, words) in lists {
+                let path = format!("{}.{}", group.get_ref(), list.get_ref());
+                if !declares && !self.lists.contains_key(&path) {
+                    let span = sources.span(file, list.span().start, list.span().end);
+                    let known: Vec<&str> = self.names().collect();
+                    errors.push(
+                        Diagnostic::error(span, format!("unknown lexicon list `{path}`"))
+                            .with_note(format!(
+                                "lists are declared in lexicons/{UNIVERSAL}.toml: {}",
+                                known.join(", ")
+                            )),
+                    );
+                    continue;
+                }
+                let set = self.lists.entry(path).or_default();
+                Arc::make_mut(set).extend(words);
+            }
+        }
+    }
+}
+
+/// A TOML syntax or schema error as a diagnostic at its line and column.
+pub(crate) fn toml_error(sources: &SourceMap, file: FileId, error: &toml::de::Error) -> Diagnostic {
+    let message = error.message().trim().to_string();
+    match error.span() {
+        Some(range) => Diagnostic::error(sources.span(file, range.start, range.end), message),
+        None => Diagnostic::error(sources.span(file, 0, 0), message),
+    }
+}

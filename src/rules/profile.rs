@@ -1,0 +1,377 @@
+//! Profiles: which rule files, phases, lexicons and settings make up the annotation of one
+//! language or treebank.
+//!
+//! `rules/profiles/<name>.toml`:
+//!
+//! ```toml
+//! name = "en"                      # must equal the file name
+//! description = "English: ..."     # one line; `eudify profiles` prints it
+//! extends = "universal"            # optional parent profile
+//! rules = ["en/*.rules"]           # globs relative to rules/, added after the parent's
+//! phases = ["case", "coordination"]# optional; replaces the parent's order
+//! lexicons = ["en"]                # added to the parent's (universal is always loaded)
+//!
+//! [settings]                       # each overrides the parent's value
+//! case_feature = false
+//! conj_subtype = true
+//! xsubj_label = "nsubj:xsubj"
+//! annotates = ["case", "coord_parent", "coord_shared", "xsubj", "relcl", "gapping"]
+//! ```
+//!
+//! Phase order: `phases` if the profile (or its nearest ancestor) lists them — then every phase
+//! used by a rule must be listed, and phases not listed are an error; otherwise the order in which
+//! phases first appear in the rule files, taken in the order of `rules` (files matched by one glob
+//! sorted by path).
+
+use super::ast::{FileId, Span};
+use super::diagnostic::Diagnostic;
+use super::lexicon::toml_error;
+use super::source::{RuleSource, SourceMap};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The profile used when a language has none.
+pub const FALLBACK: &str = "universal";
+
+/// The typed settings a rule can read as `profile.NAME`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Append the dependent's lower-cased `Case` value to obl/nmod labels (`obl:v:loc`).
+    pub case_feature: bool,
+    /// Label conjuncts `conj:<cc lemma>` (`conj:and`) instead of `conj`.
+    pub conj_subtype: bool,
+    /// Label of the subject edge added to a controlled xcomp (`nsubj:xsubj` or `nsubj`).
+    pub xsubj_label: String,
+    /// The enhancement types the profile produces: case, coord_parent, coord_shared, xsubj,
+    /// relcl, gapping.
+    pub annotates: Vec<String>,
+}
+
+/// Every enhancement type, the default of `annotates`.
+pub const ENHANCEMENTS: &[&str] = &[
+    "case",
+    "coord_parent",
+    "coord_shared",
+    "xsubj",
+    "relcl",
+    "gapping",
+];
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            case_feature: false,
+            conj_subtype: false,
+            xsubj_label: "nsubj".to_string(),
+            annotates: ENHANCEMENTS.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+/// The type of a setting, for checking guards and label parts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SettingType {
+    Bool,
+    Text,
+    List,
+}
+
+impl SettingType {
+    pub fn describe(self) -> &'static str {
+        match self {
+            SettingType::Bool => "a boolean",
+            SettingType::Text => "a string",
+            SettingType::List => "a list of strings",
+        }
+    }
+}
+
+/// A setting's value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SettingValue<'a> {
+    Bool(bool),
+    Text(&'a str),
+    List(&'a [String]),
+}
+
+/// Every setting name and its type.
+pub const SETTINGS: &[(&str, SettingType)] = &[
+    ("case_feature", SettingType::Bool),
+    ("conj_subtype", SettingType::Bool),
+    ("xsubj_label", SettingType::Text),
+    ("annotates", SettingType::List),
+];
+
+impl Settings {
+    /// The type of setting `name`, if there is one.
+    pub fn type_of(name: &str) -> Option<SettingType> {
+        SETTINGS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    }
+
+    /// The value of setting `name`.
+    pub fn get(&self, name: &str) -> Option<SettingValue<'_>> {
+        Some(match name {
+            "case_feature" => SettingValue::Bool(self.case_feature),
+            "conj_subtype" => SettingValue::Bool(self.conj_subtype),
+            "xsubj_label" => SettingValue::Text(&self.xsubj_label),
+            "annotates" => SettingValue::List(&self.annotates),
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProfile {
+    name: Spanned<String>,
+    description: String,
+    extends: Option<Spanned<String>>,
+    #[serde(default)]
+    rules: Vec<Spanned<String>>,
+    phases: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    lexicons: Vec<Spanned<String>>,
+    #[serde(default)]
+    settings: RawSettings,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawSettings {
+    case_feature: Option<bool>,
+    conj_subtype: Option<bool>,
+    xsubj_label: Option<String>,
+    annotates: Option<Vec<String>>,
+}
+
+/// A text written in a profile, with where it was written.
+#[derive(Clone, Debug)]
+pub struct Located {
+    pub text: String,
+    pub span: Span,
+}
+
+/// A profile with its `extends` chain resolved.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub name: String,
+    pub description: String,
+    /// The profile and its ancestors, nearest first (`["en", "universal"]`).
+    pub chain: Vec<String>,
+    /// Rule-file globs relative to `rules/`, ancestors' first.
+    pub rules: Vec<Located>,
+    /// Explicit phase order, from the nearest profile that lists one.
+    pub phases: Option<Vec<Located>>,
+    /// Lexicon names, ancestors' first, without repeats.
+    pub lexicons: Vec<Located>,
+    pub settings: Settings,
+    /// The profile's own file.
+    pub file: FileId,
+}
+
+/// A profile's name and description, for listings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileSummary {
+    pub name: String,
+    pub description: String,
+    pub extends: Option<String>,
+}
+
+fn profile_path(name: &str) -> String {
+    format!("rules/profiles/{name}.toml")
+}
+
+/// Every profile name of the source, sorted.
+pub fn profile_names(source: &RuleSource) -> Vec<String> {
+    source
+        .list("rules/profiles/")
+        .iter()
+        .filter_map(|p| {
+            p.strip_prefix("rules/profiles/")?
+                .strip_suffix(".toml")
+                .map(String::from)
+        })
+        .filter(|n| !n.contains('/'))
+        .collect()
+}
+
+/// Every profile with its description (for `eudify profiles`); errors of unreadable profiles.
+pub fn list_profiles(
+    source: &RuleSource,
+) -> Result<Vec<ProfileSummary>, (SourceMap, Vec<Diagnostic>)> {
+    let mut sources = SourceMap::new();
+    let mut errors = Vec::new();
+    let mut out = Vec::new();
+    for name in profile_names(source) {
+        match read_raw(source, &name, None, &mut sources) {
+            Ok((raw, _)) => out.push(ProfileSummary {
+                name,
+                description: raw.description,
+                extends: raw.extends.map(Spanned::into_inner),
+            }),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err((sources, errors))
+    }
+}
+
+/// Which profile `--lang CODE` selects: the profile named `code`; else, for a treebank code
+/// `xx_tb`, the language profile `xx`; else [`FALLBACK`]. The second value is a warning when it
+/// fell back.
+pub fn resolve_profile(source: &RuleSource, code: &str) -> (String, Option<String>) {
+    let names = profile_names(source);
+    let code_lower = code.trim().to_lowercase();
+    if names.contains(&code_lower) {
+        return (code_lower, None);
+    }
+    if let Some((lang, _)) = code_lower.split_once('_') {
+        if names.iter().any(|n| n == lang) {
+            let warning =
+                format!("no profile for treebank `{code}`: using the language profile `{lang}`");
+            return (lang.to_string(), Some(warning));
+        }
+    }
+    let lang = code_lower.split('_').next().unwrap_or_default();
+    let warning =
+        format!("no profile for language `{lang}` (from `{code}`): using the `{FALLBACK}` profile");
+    (FALLBACK.to_string(), Some(warning))
+}
+
+/// Reads and deserializes one profile file.
+fn read_raw(
+    source: &RuleSource,
+    name: &str,
+    at: Option<Span>,
+    sources: &mut SourceMap,
+) -> Result<(RawProfile, FileId), Diagnostic> {
+    let path = profile_path(name);
+    let text = source.read(&path).map_err(|message| {
+        let message = format!("no profile `{name}` ({message})");
+        match at {
+            Some(span) => Diagnostic::error(span, message),
+            None => Diagnostic::file_error(source.display_path(&path), message),
+        }
+    })?;
+    let file = sources.add(source.display_path(&path), text.into_owned());
+    let raw: RawProfile = toml::from_str(&sources.get(file).expect("file just added").text)
+        .map_err(|e| toml_error(sources, file, &e))?;
+    if raw.name.get_ref() != name {
+        let span = sources.span(file, raw.name.span().start, raw.name.span().end);
+        return Err(Diagnostic::error(
+            span,
+            format!(
+                "profile name `{}` differs from its file name `{name}`",
+                raw.name.get_ref()
+            ),
+        ));
+    }
+    Ok((raw, file))
+}
+
+/// Loads profile `name` with its `extends` chain, collecting every error.
+pub fn load_profile(
+    source: &RuleSource,
+    name: &str,
+    sources: &mut SourceMap,
+) -> Result<Profile, Vec<Diagnostic>> {
+    // Read the chain, nearest first.
+    let mut chain: Vec<(String, RawProfile, FileId)> = Vec::new();
+    let mut next = Some((name.to_string(), None::<Span>));
+    while let Some((current, at)) = next.take() {
+        if chain.iter().any(|(n, _, _)| *n == current) {
+            let cycle: Vec<&str> = chain
+                .iter()
+                .map(|(n, _, _)| n.as_str())
+                .chain([current.as_str()])
+                .collect();
+            let message = format!(
+                "profiles extend each other in a cycle: {}",
+                cycle.join(" → ")
+            );
+            return Err(vec![match at {
+                Some(span) => Diagnostic::error(span, message),
+                None => Diagnostic::file_error("", message),
+            }]);
+        }
+        let (raw, file) = read_raw(source, &current, at, sources).map_err(|e| vec![e])?;
+        next = raw.extends.as_ref().map(|parent| {
+            let span = sources.span(file, parent.span().start, parent.span().end);
+            (parent.get_ref().clone(), Some(span))
+        });
+        chain.push((current, raw, file));
+    }
+
+    let located = |file: FileId, s: &Spanned<String>, sources: &SourceMap| Located {
+        text: s.get_ref().clone(),
+        span: sources.span(file, s.span().start, s.span().end),
+    };
+    let mut settings = Settings::default();
+    let mut rules = Vec::new();
+    let mut lexicons: Vec<Located> = Vec::new();
+    let mut phases = None;
+    // Apply ancestors first so that nearer profiles override.
+    for (_, raw, file) in chain.iter().rev() {
+        rules.extend(raw.rules.iter().map(|r| located(*file, r, sources)));
+        for lex in &raw.lexicons {
+            if !lexicons.iter().any(|l| l.text == *lex.get_ref()) {
+                lexicons.push(located(*file, lex, sources));
+            }
+        }
+        if let Some(list) = &raw.phases {
+            phases = Some(list.iter().map(|p| located(*file, p, sources)).collect());
+        }
+        let s = &raw.settings;
+        if let Some(v) = s.case_feature {
+            settings.case_feature = v;
+        }
+        if let Some(v) = s.conj_subtype {
+            settings.conj_subtype = v;
+        }
+        if let Some(v) = &s.xsubj_label {
+            settings.xsubj_label = v.clone();
+        }
+        if let Some(v) = &s.annotates {
+            settings.annotates = v.clone();
+        }
+    }
+    let (_, own, file) = &chain[0];
+    Ok(Profile {
+        name: name.to_string(),
+        description: own.description.clone(),
+        chain: chain.iter().map(|(n, _, _)| n.clone()).collect(),
+        rules,
+        phases,
+        lexicons,
+        settings,
+        file: *file,
+    })
+}
+
+/// Whether `path` (relative, `/`-separated) matches `glob`: `*` and `?` stay within one path
+/// segment, `**` matches any number of whole segments.
+pub fn glob_matches(glob: &str, path: &str) -> bool {
+    fn segments(glob: &[&str], path: &[&str]) -> bool {
+        match glob.split_first() {
+            None => path.is_empty(),
+            Some((&"**", rest)) => (0..=path.len()).any(|skip| segments(rest, &path[skip..])),
+            Some((first, rest)) => path.split_first().is_some_and(|(p, prest)| {
+                segment(first.as_bytes(), p.as_bytes()) && segments(rest, prest)
+            }),
+        }
+    }
+    fn segment(glob: &[u8], text: &[u8]) -> bool {
+        match glob.split_first() {
+            None => text.is_empty(),
+            Some((b'*', rest)) => (0..=text.len()).any(|skip| segment(rest, &text[skip..])),
+            Some((b'?', rest)) => !text.is_empty() && segment(rest, &text[1..]),
+            Some((c, rest)) => text.first() == Some(c) && segment(rest, &text[1..]),
+        }
+    }
+    let glob: Vec<&str> = glob.split('/').collect();
+    let path: Vec<&str> = path.split('/').collect();
+    segments(&glob, &path)
+}
