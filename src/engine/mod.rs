@@ -1,21 +1,160 @@
-//! The engine: builds each sentence's graph from its basic tree and applies a profile's rules.
+//! The engine: builds each sentence's graph from its basic tree and applies a profile's rules,
+//! phase by phase.
+//!
+//! Within a phase, every rule's matches are found first, then applied in rule order; this repeats
+//! until no rule finds a match it has not applied before (a fixpoint). A rule fires at most
+//! once per match, so a rule whose match survives its own action does not loop; a rule set that
+//! keeps creating new matches is stopped by a per-sentence step limit with the rule's name.
+
+pub mod compile;
+pub mod matcher;
+pub mod rewrite;
 
 use crate::conllu::{EnhancedLayer, Sentence};
-use crate::graph::SentenceGraph;
+use crate::graph::{Origin, SentenceGraph};
+use crate::rules::ast::RuleSet;
+use compile::{relation_bit, upos_bit, CompiledRule};
+use matcher::Binding;
+use rustc_hash::FxHashSet;
+use std::ops::Range;
+
+/// Rule applications allowed per sentence: a fixed floor plus a share per word, far above what
+/// any terminating rule set needs (each application adds or changes at least one edge).
+const STEPS_FLOOR: usize = 10_000;
+const STEPS_PER_WORD: usize = 200;
 
 /// Everything needed to enhance sentences for one profile; shared by all threads.
 #[derive(Debug, Default)]
-pub struct Enhancer {}
+pub struct Enhancer {
+    pub rules: Vec<CompiledRule>,
+    /// Phase name and its rules (a range of `rules`), in execution order.
+    pub phases: Vec<(String, Range<usize>)>,
+    pub profile: String,
+}
+
+/// A rule set that did not reach a fixpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepLimitError {
+    pub rule: String,
+    pub location: String,
+    pub phase: String,
+    pub steps: usize,
+}
+
+impl std::fmt::Display for StepLimitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "rules do not terminate: step limit ({}) reached in phase '{}'; last rule applied: {} ({})",
+            self.steps, self.phase, self.rule, self.location
+        )
+    }
+}
 
 impl Enhancer {
     /// The copy baseline: DEPS := HEAD:DEPREL, no empty nodes.
     pub fn basic() -> Self {
-        Enhancer {}
+        Enhancer { profile: "basic".to_string(), ..Enhancer::default() }
+    }
+
+    pub fn new(rule_set: &RuleSet) -> Self {
+        let mut rules = Vec::new();
+        let mut phases = Vec::new();
+        for phase in &rule_set.phases {
+            let start = rules.len();
+            rules.extend(phase.rules.iter().map(compile::compile));
+            phases.push((phase.name.clone(), start..rules.len()));
+        }
+        Enhancer { rules, phases, profile: rule_set.profile.clone() }
     }
 
     pub fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String> {
-        let graph = SentenceGraph::from_basic(sentence);
+        let mut graph = SentenceGraph::from_basic(sentence);
+        self.run(&mut graph).map_err(|e| match sentence.comment("sent_id") {
+            Some(id) => format!("sentence {id}: {e}"),
+            None => e.to_string(),
+        })?;
         graph.write_layer(layer);
         Ok(())
     }
+
+    /// Applies every phase to `graph`.
+    pub fn run(&self, graph: &mut SentenceGraph) -> Result<(), StepLimitError> {
+        let (relations, upos) = sentence_index(graph);
+        let limit = STEPS_FLOOR + STEPS_PER_WORD * graph.word_count() as usize;
+        let mut steps = 0;
+        for (name, range) in &self.phases {
+            let candidates: Vec<usize> = range.clone().filter(|&r| self.rules[r].anchor.admits(relations, upos)).collect();
+            if !candidates.is_empty() {
+                self.run_phase(graph, name, &candidates, &mut steps, limit)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the given rules (indices into `rules`) to a fixpoint.
+    pub fn run_phase(
+        &self,
+        graph: &mut SentenceGraph,
+        phase: &str,
+        rules: &[usize],
+        steps: &mut usize,
+        limit: usize,
+    ) -> Result<(), StepLimitError> {
+        let mut fired: FxHashSet<Vec<u32>> = FxHashSet::default();
+        loop {
+            let mut matches: Vec<(usize, Binding)> = Vec::new();
+            for &r in rules {
+                let compiled = &self.rules[r];
+                let rule = &compiled.rule;
+                let match_vars = rule.pattern.new_vars.end;
+                let mut binding = Binding::new(rule.vars.len(), rule.edge_vars.len());
+                matcher::search(graph, &compiled.plan, &compiled.withouts, &mut binding, &mut |b| {
+                    if fired.insert(rewrite::match_key(r as u32, b, match_vars)) {
+                        matches.push((r, b.clone()));
+                    }
+                    true
+                });
+            }
+            if matches.is_empty() {
+                return Ok(());
+            }
+            for (r, mut binding) in matches {
+                let rule = &self.rules[r].rule;
+                if rewrite::apply(graph, &rule.actions, &mut binding, Origin::Rule(r as u32)) {
+                    *steps += 1;
+                    if *steps > limit {
+                        return Err(StepLimitError {
+                            rule: rule.name.clone(),
+                            location: format!("{}:{}", rule.path, rule.span.line),
+                            phase: phase.to_string(),
+                            steps: limit,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rule an edge origin names, as `name (file:line)`, or `basic`.
+    pub fn describe(&self, origin: Origin) -> String {
+        match origin {
+            Origin::Basic => "basic".to_string(),
+            Origin::Rule(r) => match self.rules.get(r as usize) {
+                Some(c) => format!("{} ({}:{})", c.rule.name, c.rule.path, c.rule.span.line),
+                None => format!("rule #{r}"),
+            },
+        }
+    }
+}
+
+/// Which universal relations and UPOS tags the sentence's basic tree has, as bit sets.
+fn sentence_index(graph: &SentenceGraph) -> (u64, u32) {
+    let mut relations = 0;
+    let mut upos = 0;
+    for n in 1..=graph.word_count() {
+        relations |= relation_bit(graph.basic_deprel(n));
+        upos |= upos_bit(graph.upos(graph.word_node(n)));
+    }
+    (relations, upos)
 }

@@ -1,0 +1,273 @@
+//! Compiles a checked rule into a search plan: the order in which its variables are bound,
+//! most constrained first, and the tests to run as soon as their variables are bound.
+//!
+//! Like egg's pattern compiler, the plan starts from the most selective element (an edge with a
+//! specific label, whose two ends bind at once) and then follows edges outward from bound nodes,
+//! preferring steps with the fewest candidates (a word's one basic head before its children).
+
+use crate::rules::ast::{
+    CheckedPattern, CheckedRule, CheckedValueTest, Field, Layer, LabelTest, NodeTest, Operand, OrderTest,
+    VarId,
+};
+
+/// One step of a search plan: it binds new variables (or checks an edge between bound ones)
+/// and may produce several candidates, each tried in turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Bind `var` to each node of the sentence (words and empty nodes).
+    ScanNodes { var: VarId },
+    /// Bind both ends of edge `edge` (index into the pattern's edges) to each matching edge.
+    ScanEdges { edge: usize },
+    /// `from` is bound: bind `to` along each matching edge out of it.
+    FollowOut { edge: usize },
+    /// `to` is bound: bind `from` along each matching edge into it.
+    FollowIn { edge: usize },
+    /// Both ends bound: each matching edge between them (binds the edge variable, if any).
+    Connect { edge: usize },
+}
+
+/// Tests that can run once the variables bound up to some step are known.
+#[derive(Clone, Debug, Default)]
+pub struct Filters {
+    /// Indices into the pattern's `nodes`.
+    pub node_tests: Vec<usize>,
+    /// Indices into the pattern's `edges`, negated ones.
+    pub absent_edges: Vec<usize>,
+    /// Indices into the pattern's `order`.
+    pub order: Vec<usize>,
+}
+
+/// A pattern (the match block or a `without` block) compiled to steps.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub pattern: CheckedPattern,
+    pub steps: Vec<Step>,
+    /// `filters[i]` runs after step `i`; `before` runs before the first step (tests on variables
+    /// bound outside this pattern).
+    pub filters: Vec<Filters>,
+    pub before: Filters,
+}
+
+/// Groups of universal relations of which the sentence's basic tree must contain at least one
+/// each, and likewise groups of UPOS tags, for the rule to possibly match. Lets the engine skip
+/// most rules per sentence without trying them.
+#[derive(Clone, Debug, Default)]
+pub struct Anchor {
+    pub relation_groups: Vec<u64>,
+    pub upos_groups: Vec<u32>,
+}
+
+impl Anchor {
+    pub fn admits(&self, relations: u64, upos: u32) -> bool {
+        self.relation_groups.iter().all(|g| g & relations != 0) && self.upos_groups.iter().all(|g| g & upos != 0)
+    }
+}
+
+/// The universal relations, plus `ref` and a catch-all for anything else: bit positions.
+pub const RELATIONS: &[&str] = &[
+    "acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf", "compound", "conj", "cop", "csubj",
+    "dep", "det", "discourse", "dislocated", "expl", "fixed", "flat", "goeswith", "iobj", "list", "mark", "nmod",
+    "nsubj", "nummod", "obj", "obl", "orphan", "parataxis", "punct", "reparandum", "root", "vocative", "xcomp", "ref",
+];
+const OTHER_RELATION: u32 = 63;
+
+pub const UPOS_TAGS: &[&str] = &[
+    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SCONJ",
+    "SYM", "VERB", "X",
+];
+const OTHER_UPOS: u32 = 31;
+
+/// Bit of a label's universal part in a relation set.
+pub fn relation_bit(label: &str) -> u64 {
+    let univ = label.split(':').next().unwrap_or(label);
+    1u64 << RELATIONS.iter().position(|r| *r == univ).map_or(OTHER_RELATION, |i| i as u32)
+}
+
+pub fn upos_bit(upos: &str) -> u32 {
+    1u32 << UPOS_TAGS.iter().position(|u| *u == upos).map_or(OTHER_UPOS, |i| i as u32)
+}
+
+/// The relation bits a label test can accept, if it is narrow enough to say (else `None`).
+fn label_relations(test: &LabelTest) -> Option<u64> {
+    match test {
+        LabelTest::Exact(label) => Some(relation_bit(label)),
+        LabelTest::Universal(univ) => Some(relation_bit(univ)),
+        LabelTest::Alternatives(options) => options.iter().map(label_relations).try_fold(0, |acc, o| Some(acc | o?)),
+        _ => None,
+    }
+}
+
+/// How selective a label test is: lower is better.
+fn label_cost(test: &LabelTest) -> u32 {
+    match test {
+        LabelTest::Exact(_) => 1,
+        LabelTest::Universal(_) => 2,
+        LabelTest::Alternatives(options) => options.iter().map(label_cost).sum::<u32>() + 1,
+        LabelTest::Subtype(_) | LabelTest::Regex(_) | LabelTest::SameLabel(_) => 8,
+        LabelTest::Not(_) | LabelTest::Any => 20,
+    }
+}
+
+fn node_cost(tests: Option<&NodeTest>) -> u32 {
+    let Some(tests) = tests else { return 100 };
+    let positive = |t: &&crate::rules::ast::FieldTest| !t.negated;
+    let best = tests
+        .tests
+        .iter()
+        .filter(positive)
+        .map(|t| match (&t.field, &t.test) {
+            (Field::Form | Field::Lemma, CheckedValueTest::Equals { .. } | CheckedValueTest::InLexicon { .. }) => 5,
+            (Field::Upos | Field::Xpos, CheckedValueTest::Equals { .. }) => 20,
+            (Field::Feature(_), CheckedValueTest::Equals { .. }) => 30,
+            _ => 60,
+        })
+        .min();
+    best.unwrap_or(90)
+}
+
+pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
+    let mut anchor = Anchor::default();
+    for edge in &pattern.edges {
+        if edge.layer == Layer::Basic && !edge.negated {
+            if let Some(bits) = label_relations(&edge.label) {
+                anchor.relation_groups.push(bits);
+            }
+        }
+    }
+    for node in &pattern.nodes {
+        for test in &node.tests {
+            if let (Field::Upos, CheckedValueTest::Equals { values, case_insensitive: false }, false) =
+                (&test.field, &test.test, test.negated)
+            {
+                anchor.upos_groups.push(values.iter().fold(0, |acc, v| acc | upos_bit(v)));
+            }
+        }
+    }
+    anchor
+}
+
+/// Compiles `pattern`, given the variables bound before it starts (`bound_before[v]`).
+pub fn plan(pattern: &CheckedPattern, bound_before: &[bool]) -> Plan {
+    let mut bound = bound_before.to_vec();
+    let node_test = |v: VarId| pattern.nodes.iter().find(|n| n.var == v);
+    let mut used: Vec<bool> = pattern.edges.iter().map(|e| e.negated).collect();
+    let mut done = Done::default();
+    let before = done.newly_testable(pattern, &bound);
+    let mut steps = Vec::new();
+    let mut filters = Vec::new();
+    loop {
+        // The cheapest edge that touches a bound node: checks first, then a dependent's one
+        // basic head, then enhanced heads, then children.
+        let connected = (0..pattern.edges.len())
+            .filter(|&e| !used[e])
+            .filter_map(|e| {
+                let edge = &pattern.edges[e];
+                let cost = match (bound[edge.from], bound[edge.to]) {
+                    (true, true) => 0,
+                    (false, true) if edge.layer == Layer::Basic => 10 + label_cost(&edge.label),
+                    (false, true) => 30 + label_cost(&edge.label),
+                    (true, false) => 40 + label_cost(&edge.label) + node_cost(node_test(edge.to)) / 10,
+                    (false, false) => return None,
+                };
+                Some((cost, e))
+            })
+            .min();
+        let step = if let Some((_, e)) = connected {
+            let edge = &pattern.edges[e];
+            match (bound[edge.from], bound[edge.to]) {
+                (true, true) => Step::Connect { edge: e },
+                (false, true) => Step::FollowIn { edge: e },
+                _ => Step::FollowOut { edge: e },
+            }
+        } else {
+            // Nothing connected: start a new component from an edge with a selective label,
+            // unless some node is pinned down by its lemma or form.
+            let best_edge = (0..pattern.edges.len()).filter(|&e| !used[e]).min_by_key(|&e| label_cost(&pattern.edges[e].label));
+            let best_node = pattern.new_vars.clone().filter(|&v| !bound[v]).min_by_key(|&v| node_cost(node_test(v)));
+            match (best_edge, best_node) {
+                (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && label_cost(&pattern.edges[e].label) > 1 => {
+                    Step::ScanNodes { var: v }
+                }
+                (Some(e), _) => Step::ScanEdges { edge: e },
+                (None, Some(v)) => Step::ScanNodes { var: v },
+                (None, None) => break,
+            }
+        };
+        match step {
+            Step::ScanNodes { var } => bound[var] = true,
+            Step::ScanEdges { edge: e } | Step::FollowIn { edge: e } | Step::FollowOut { edge: e } | Step::Connect { edge: e } => {
+                used[e] = true;
+                bound[pattern.edges[e].from] = true;
+                bound[pattern.edges[e].to] = true;
+            }
+        }
+        steps.push(step);
+        filters.push(done.newly_testable(pattern, &bound));
+    }
+    Plan { pattern: pattern.clone(), steps, filters, before }
+}
+
+/// Which tests of a pattern are already scheduled.
+#[derive(Default)]
+struct Done {
+    nodes: Vec<usize>,
+    edges: Vec<usize>,
+    order: Vec<usize>,
+}
+
+impl Done {
+    /// The tests whose variables are all bound now and that were not scheduled before.
+    fn newly_testable(&mut self, pattern: &CheckedPattern, bound: &[bool]) -> Filters {
+        let mut filters = Filters::default();
+        for (i, n) in pattern.nodes.iter().enumerate() {
+            if bound[n.var] && !self.nodes.contains(&i) {
+                self.nodes.push(i);
+                filters.node_tests.push(i);
+            }
+        }
+        for (i, edge) in pattern.edges.iter().enumerate() {
+            if edge.negated && bound[edge.from] && bound[edge.to] && !self.edges.contains(&i) {
+                self.edges.push(i);
+                filters.absent_edges.push(i);
+            }
+        }
+        for (i, order) in pattern.order.iter().enumerate() {
+            if order_vars(order).iter().all(|&v| bound[v]) && !self.order.contains(&i) {
+                self.order.push(i);
+                filters.order.push(i);
+            }
+        }
+        filters
+    }
+}
+
+fn order_vars(order: &OrderTest) -> Vec<VarId> {
+    let var = |o: &Operand| match o {
+        Operand::Node(v) | Operand::Subtree(v) => *v,
+    };
+    match order {
+        OrderTest::Before { left, right, .. } => vec![var(left), var(right)],
+        OrderTest::Distinct(a, b) => vec![*a, *b],
+    }
+}
+
+/// A rule ready to run: its plans and what the sentence must contain for it to match.
+#[derive(Clone, Debug)]
+pub struct CompiledRule {
+    pub rule: CheckedRule,
+    pub plan: Plan,
+    pub withouts: Vec<Plan>,
+    pub anchor: Anchor,
+}
+
+pub fn compile(rule: &CheckedRule) -> CompiledRule {
+    let var_count = rule.vars.len();
+    let mut bound = vec![false; var_count];
+    let plan = plan(&rule.pattern, &bound);
+    for v in rule.pattern.new_vars.clone() {
+        bound[v] = true;
+    }
+    let withouts = rule.withouts.iter().map(|w| self::plan(w, &bound)).collect();
+    let anchor = anchor_of(&rule.pattern);
+    CompiledRule { rule: rule.clone(), plan, withouts, anchor }
+}

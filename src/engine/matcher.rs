@@ -1,0 +1,297 @@
+//! Finds every match of a compiled pattern in a sentence graph.
+//!
+//! Matching is edge-induced and injective: each pattern edge needs a matching graph edge, extra
+//! graph edges between matched nodes do not matter, parallel edges give separate matches (when
+//! the pattern names the edge), and distinct variables bind distinct nodes. petgraph's
+//! isomorphism search is node-induced and confused by parallel edges, hence this matcher.
+
+use super::compile::{Plan, Step};
+use crate::graph::{feature_value, Label, SentenceGraph};
+use crate::conllu::sentence::{FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
+use crate::rules::ast::{CheckedValueTest, EdgeTest, Field, FieldTest, Layer, OrderTest, Operand};
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::{EdgeRef, IntoEdgeReferences};
+
+/// A matched edge: which one, and its label when matched.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EdgeRefId {
+    /// The basic edge into word `n`.
+    Basic(u32),
+    Enhanced(EdgeIndex),
+}
+
+/// Variables bound so far: `nodes[v]` for node variable `v`, `edges[e]` for edge variable `e`.
+#[derive(Clone, Debug, Default)]
+pub struct Binding {
+    pub nodes: Vec<Option<NodeIndex>>,
+    pub edges: Vec<Option<(EdgeRefId, Label)>>,
+}
+
+impl Binding {
+    pub fn new(vars: usize, edge_vars: usize) -> Binding {
+        Binding { nodes: vec![None; vars], edges: vec![None; edge_vars] }
+    }
+
+    pub fn node(&self, var: usize) -> NodeIndex {
+        self.nodes[var].expect("the checker guarantees variables are bound before use")
+    }
+
+    fn is_used(&self, node: NodeIndex) -> bool {
+        self.nodes.iter().any(|n| *n == Some(node))
+    }
+}
+
+/// Calls `found` for each complete match of `plan` extending `binding`, until it returns false.
+/// `withouts` are checked on each complete match (a match of any of them rejects it).
+pub fn search(
+    graph: &SentenceGraph,
+    plan: &Plan,
+    withouts: &[Plan],
+    binding: &mut Binding,
+    found: &mut dyn FnMut(&Binding) -> bool,
+) {
+    if !passes(graph, plan, &plan.before, binding) {
+        return;
+    }
+    step(graph, plan, withouts, 0, binding, found);
+}
+
+/// Whether `plan` has at least one match extending `binding`.
+pub fn exists(graph: &SentenceGraph, plan: &Plan, binding: &mut Binding) -> bool {
+    let mut any = false;
+    search(graph, plan, &[], binding, &mut |_| {
+        any = true;
+        false
+    });
+    any
+}
+
+/// Returns false when the search must stop.
+fn step(
+    graph: &SentenceGraph,
+    plan: &Plan,
+    withouts: &[Plan],
+    index: usize,
+    binding: &mut Binding,
+    found: &mut dyn FnMut(&Binding) -> bool,
+) -> bool {
+    let Some(current) = plan.steps.get(index) else {
+        for without in withouts {
+            if exists(graph, without, binding) {
+                return true;
+            }
+        }
+        return found(binding);
+    };
+    let mut go_on = true;
+    let mut try_candidate = |binding: &mut Binding, from: NodeIndex, to: NodeIndex, edge: Option<(&EdgeTest, EdgeRefId, &str)>, new: &[usize]| -> bool {
+        if let Some((test, _, label)) = edge {
+            let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.to_string());
+            if !test.label.matches(label, &labels) {
+                return true;
+            }
+        }
+        // Injectivity: a newly bound variable takes a node no other variable has.
+        for &var in new {
+            let node = if edge.as_ref().is_some_and(|(t, _, _)| t.to == var) { to } else { from };
+            if binding.is_used(node) {
+                return true;
+            }
+        }
+        let saved_edge;
+        match edge {
+            Some((test, id, label)) => {
+                if new.contains(&test.from) {
+                    binding.nodes[test.from] = Some(from);
+                }
+                if new.contains(&test.to) {
+                    binding.nodes[test.to] = Some(to);
+                }
+                saved_edge = test.var.map(|e| (e, binding.edges[e].replace((id, Label::new(label)))));
+            }
+            None => {
+                binding.nodes[new[0]] = Some(from);
+                saved_edge = None;
+            }
+        }
+        if passes(graph, plan, &plan.filters[index], binding) {
+            go_on = step(graph, plan, withouts, index + 1, binding, found);
+        }
+        for &var in new {
+            binding.nodes[var] = None;
+        }
+        if let Some((e, previous)) = saved_edge {
+            binding.edges[e] = previous;
+        }
+        go_on
+    };
+    match *current {
+        Step::ScanNodes { var } => {
+            for node in graph.nodes() {
+                if !try_candidate(binding, node, node, None, &[var]) {
+                    return false;
+                }
+            }
+        }
+        Step::ScanEdges { edge } | Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
+            let test = &plan.pattern.edges[edge];
+            let from = binding.nodes[test.from];
+            let to = binding.nodes[test.to];
+            let new: Vec<usize> = [(test.from, from), (test.to, to)].iter().filter(|(_, n)| n.is_none()).map(|(v, _)| *v).collect();
+            let mut candidates: Vec<(NodeIndex, NodeIndex, EdgeRefId, Label)> = Vec::new();
+            edge_candidates(graph, test.layer, from, to, &mut candidates);
+            for (f, t, id, label) in candidates {
+                if test.from == test.to && f != t {
+                    continue;
+                }
+                if !try_candidate(binding, f, t, Some((test, id, label.as_str())), &new) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Edges of `layer` from `from` (if bound) to `to` (if bound).
+fn edge_candidates(
+    graph: &SentenceGraph,
+    layer: Layer,
+    from: Option<NodeIndex>,
+    to: Option<NodeIndex>,
+    out: &mut Vec<(NodeIndex, NodeIndex, EdgeRefId, Label)>,
+) {
+    match layer {
+        Layer::Basic => {
+            let word_of = |node: NodeIndex| match graph.node(node) {
+                crate::graph::Node::Word(n) => Some(n),
+                crate::graph::Node::Root => Some(0),
+                crate::graph::Node::Empty { .. } => None,
+            };
+            let mut push = |dependent: u32| {
+                let head = graph.basic_head(dependent);
+                let label = Label::new(graph.basic_deprel(dependent));
+                out.push((graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), label));
+            };
+            match (from, to) {
+                (_, Some(t)) => {
+                    if let Some(d) = word_of(t).filter(|&d| d != 0) {
+                        if from.is_none_or(|f| word_of(f) == Some(graph.basic_head(d))) {
+                            push(d);
+                        }
+                    }
+                }
+                (Some(f), None) => {
+                    if let Some(h) = word_of(f) {
+                        for &d in graph.basic_children(h) {
+                            push(d);
+                        }
+                    }
+                }
+                (None, None) => (1..=graph.word_count()).for_each(push),
+            }
+        }
+        Layer::Enhanced => match (from, to) {
+            (Some(f), Some(t)) => out.extend(
+                graph.outgoing(f).filter(|(_, d, _)| *d == t).map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.clone())),
+            ),
+            (None, Some(t)) => {
+                out.extend(graph.incoming(t).map(|(id, h, e)| (h, t, EdgeRefId::Enhanced(id), e.label.clone())))
+            }
+            (Some(f), None) => {
+                out.extend(graph.outgoing(f).map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.clone())))
+            }
+            (None, None) => out.extend(
+                graph
+                    .petgraph()
+                    .edge_references()
+                    .map(|e| (e.source(), e.target(), EdgeRefId::Enhanced(e.id()), e.weight().label.clone())),
+            ),
+        },
+    }
+}
+
+fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters, binding: &Binding) -> bool {
+    let pattern = &plan.pattern;
+    filters.node_tests.iter().all(|&i| {
+        let test = &pattern.nodes[i];
+        let node = binding.node(test.var);
+        test.tests.iter().all(|t| field_test(graph, node, t))
+    }) && filters.absent_edges.iter().all(|&i| {
+        let test = &pattern.edges[i];
+        let mut candidates = Vec::new();
+        edge_candidates(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], &mut candidates);
+        let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.to_string());
+        !candidates.iter().any(|(_, _, _, label)| test.label.matches(label, &labels))
+    }) && filters.order.iter().all(|&i| order_test(graph, &pattern.order[i], binding))
+}
+
+/// The value a field test looks at; `None` when absent (`_`, or a feature not in FEATS).
+pub fn field_value<'s>(graph: &SentenceGraph<'s>, node: NodeIndex, field: &Field) -> Option<&'s str> {
+    let column = |c: usize| Some(graph.column(node, c)).filter(|v| *v != "_");
+    match field {
+        Field::Form => column(FORM),
+        Field::Lemma => column(LEMMA),
+        Field::Upos => column(UPOS),
+        Field::Xpos => column(XPOS),
+        Field::Feature(name) => feature_value(graph.column(node, FEATS), name),
+        Field::Misc(None) => column(MISC),
+        Field::Misc(Some(key)) => feature_value(graph.column(node, MISC), key),
+    }
+}
+
+fn field_test(graph: &SentenceGraph, node: NodeIndex, test: &FieldTest) -> bool {
+    let holds = match field_value(graph, node, &test.field) {
+        None => false,
+        Some(value) => match &test.test {
+            CheckedValueTest::Equals { values, case_insensitive: false } => values.iter().any(|v| v == value),
+            CheckedValueTest::Equals { values, case_insensitive: true } => {
+                let lower = value.to_lowercase();
+                values.iter().any(|v| *v == lower)
+            }
+            CheckedValueTest::Regex(re) => re.is_match(value),
+            CheckedValueTest::InLexicon { words, .. } => words.contains(value),
+            CheckedValueTest::Present => true,
+        },
+    };
+    holds != test.negated
+}
+
+/// First and last position covered by an operand: a node, or its basic subtree.
+fn extent(graph: &SentenceGraph, operand: &Operand, binding: &Binding) -> ((u32, u32), (u32, u32)) {
+    match *operand {
+        Operand::Node(v) => {
+            let p = graph.position(binding.node(v));
+            (p, p)
+        }
+        Operand::Subtree(v) => {
+            let node = binding.node(v);
+            let p = graph.position(node);
+            let crate::graph::Node::Word(root) = graph.node(node) else { return (p, p) };
+            let (mut first, mut last) = (root, root);
+            let mut stack = vec![root];
+            while let Some(w) = stack.pop() {
+                first = first.min(w);
+                last = last.max(w);
+                stack.extend_from_slice(graph.basic_children(w));
+            }
+            ((first, 0), (last, 0))
+        }
+    }
+}
+
+fn order_test(graph: &SentenceGraph, test: &OrderTest, binding: &Binding) -> bool {
+    match test {
+        OrderTest::Distinct(a, b) => binding.nodes[*a] != binding.nodes[*b],
+        OrderTest::Before { left, right, immediately } => {
+            let (_, left_last) = extent(graph, left, binding);
+            let (right_first, _) = extent(graph, right, binding);
+            if *immediately {
+                // Counted in words: empty nodes between two words do not separate them.
+                left_last.0 + 1 == right_first.0 && right_first.1 == 0
+            } else {
+                left_last < right_first
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Applies a rule's actions to the enhanced graph for one match.
+
+use super::matcher::{Binding, EdgeRefId};
+use crate::graph::{Label, Node, Origin, SentenceGraph};
+use crate::rules::ast::{CheckedAction, Direction, LabelTest, Place, Template, TemplateValue, TransferMode};
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+
+/// Applies `actions` for `binding` (extended with the empty nodes the actions create).
+/// Returns whether the graph changed.
+pub fn apply(graph: &mut SentenceGraph, actions: &[CheckedAction], binding: &mut Binding, origin: Origin) -> bool {
+    let mut changed = false;
+    let mut label = String::new();
+    for action in actions {
+        match action {
+            CheckedAction::AddEdge { from, to, label: template } => {
+                let (from, to) = (binding.node(*from), binding.node(*to));
+                if from != to && render(graph, template, binding, &mut label) {
+                    changed |= graph.add_edge(from, to, Label::new(&label), origin);
+                }
+            }
+            CheckedAction::DeleteEdge { from, to, label: test } => {
+                for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
+                    changed |= graph.remove_edge(edge);
+                }
+            }
+            CheckedAction::Relabel { from, to, label: test, new_label } => {
+                if render(graph, new_label, binding, &mut label) {
+                    for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
+                        changed |= graph.relabel(edge, Label::new(&label), origin);
+                    }
+                }
+            }
+            CheckedAction::AddEmptyNode { var, copy_of, place, anchor } => {
+                let copy_of = match graph.node(binding.node(*copy_of)) {
+                    Node::Word(n) => n,
+                    Node::Empty { copy_of, .. } => copy_of,
+                    Node::Root => 0,
+                };
+                let after = match (graph.node(binding.node(*anchor)), place) {
+                    (Node::Word(n), Place::After) => n,
+                    (Node::Word(n), Place::Before) => n - 1,
+                    (Node::Empty { after, .. }, _) => after,
+                    (Node::Root, _) => 0,
+                };
+                let node = graph.add_empty_node(after, copy_of);
+                binding.nodes[*var] = Some(node);
+                changed = true;
+            }
+            CheckedAction::TransferEdges { mode, direction, from, to, matching } => {
+                let (from, to) = (binding.node(*from), binding.node(*to));
+                let edges: Vec<(EdgeIndex, NodeIndex, Label)> = match direction {
+                    Direction::Incoming => graph.incoming(from).map(|(id, other, e)| (id, other, e.label.clone())).collect(),
+                    Direction::Outgoing => graph.outgoing(from).map(|(id, other, e)| (id, other, e.label.clone())).collect(),
+                };
+                let labels = bound_labels(binding);
+                for (id, other, edge_label) in edges {
+                    if !matching.matches(&edge_label, &labels) || other == to {
+                        continue;
+                    }
+                    changed |= match direction {
+                        Direction::Incoming => graph.add_edge(other, to, edge_label, origin),
+                        Direction::Outgoing => graph.add_edge(to, other, edge_label, origin),
+                    };
+                    if *mode == TransferMode::Move {
+                        changed |= graph.remove_edge(id);
+                    }
+                }
+            }
+        }
+    }
+    changed
+}
+
+fn bound_labels(binding: &Binding) -> impl Fn(usize) -> Option<String> + '_ {
+    |e| binding.edges[e].as_ref().map(|(_, l)| l.to_string())
+}
+
+fn matching_edges(graph: &SentenceGraph, from: NodeIndex, to: NodeIndex, test: &LabelTest, binding: &Binding) -> Vec<EdgeIndex> {
+    let labels = bound_labels(binding);
+    graph
+        .outgoing(from)
+        .filter(|(_, d, e)| *d == to && test.matches(&e.label, &labels))
+        .map(|(id, _, _)| id)
+        .collect()
+}
+
+/// Writes the label a template gives for `binding` into `out`; false when a required part has
+/// no value (the action is then skipped for this match).
+pub fn render(graph: &SentenceGraph, template: &Template, binding: &Binding, out: &mut String) -> bool {
+    out.clear();
+    for part in &template.parts {
+        let start = out.len();
+        if part.optional {
+            out.push(':');
+        }
+        let value_start = out.len();
+        match &part.value {
+            TemplateValue::Literal(text) => out.push_str(text),
+            TemplateValue::Edge { edge, part } => {
+                if let Some((_, label)) = &binding.edges[*edge] {
+                    let (univ, sub) = label.split_once(':').unwrap_or((label, ""));
+                    out.push_str(match part {
+                        crate::rules::ast::EdgeLabelPart::Label => label,
+                        crate::rules::ast::EdgeLabelPart::Univ => univ,
+                        crate::rules::ast::EdgeLabelPart::Sub => sub,
+                    });
+                }
+            }
+            TemplateValue::Lemma(v) => push_lower(out, graph.lemma(binding.node(*v))),
+            TemplateValue::Form(v) => push_lower(out, graph.form(binding.node(*v))),
+            TemplateValue::Feature { node, feature } => {
+                if let Some(value) = graph.feature(binding.node(*node), feature) {
+                    push_lower(out, value);
+                }
+            }
+            TemplateValue::Marker(v) => push_marker(graph, binding.node(*v), out),
+        }
+        if out.len() == value_start {
+            if part.optional {
+                out.truncate(start);
+            } else if !matches!(part.value, TemplateValue::Literal(_)) {
+                return false;
+            }
+        }
+    }
+    !out.is_empty()
+}
+
+fn push_lower(out: &mut String, value: &str) {
+    if value == "_" {
+        return;
+    }
+    if value.bytes().all(|b| !b.is_ascii_uppercase() && b.is_ascii()) {
+        out.push_str(value);
+    } else {
+        out.extend(value.chars().flat_map(char::to_lowercase));
+    }
+}
+
+/// Lemma of a marker word plus the lemmas of its basic `fixed` children, joined with `_`.
+fn push_marker(graph: &SentenceGraph, node: NodeIndex, out: &mut String) {
+    push_lower(out, graph.lemma(node));
+    if let Node::Word(n) = graph.node(node) {
+        for &child in graph.basic_children(n) {
+            if graph.basic_deprel(child) == "fixed" {
+                out.push('_');
+                push_lower(out, graph.lemma(graph.word_node(child)));
+            }
+        }
+    }
+}
+
+/// Identity of a binding's match-block part, so a rule fires once per match.
+pub fn match_key(rule: u32, binding: &Binding, match_vars: usize) -> Vec<u32> {
+    let mut key = Vec::with_capacity(1 + match_vars + binding.edges.len());
+    key.push(rule);
+    key.extend(binding.nodes[..match_vars].iter().map(|n| n.map_or(u32::MAX, |n| n.index() as u32)));
+    key.extend(binding.edges.iter().map(|e| match e {
+        Some((EdgeRefId::Basic(n), _)) => *n,
+        Some((EdgeRefId::Enhanced(id), _)) => (1 << 31) | id.index() as u32,
+        None => u32::MAX,
+    }));
+    key
+}
