@@ -4,3 +4,4 @@
 //! CoNLL-U I/O → sentence graph → rule language → engine → eval / validate → CLI.
 
 pub mod conllu;
+pub mod eval;
