@@ -5,7 +5,12 @@
 //! `E`: `P → d` labelled `L1>L`, recursively when `P` is itself empty (giving `L0>L1>L`). Edges
 //! into empty nodes disappear; an empty node without children contributes nothing. The result
 //! only has words (and the root) as heads, so gold and system graphs can be compared word by word
-//! even when their empty nodes are numbered differently.
+//! even when their empty nodes are numbered differently. Like the official script, the edges
+//! into a word form a set: identical (head, path) pairs are kept once.
+//!
+//! One known difference: for *cycles* among empty nodes (invalid in UD), a path here never
+//! visits the same empty node twice, while the official script's result depends on the order in
+//! which it joins partial paths and may traverse a cycle once.
 
 use crate::conllu::{NodeId, Sentence, Token};
 use std::ops::Range;
@@ -64,9 +69,31 @@ impl CollapsedGraph {
                         .map_err(|()| TooManyPaths { word: word.id.word })?;
                 }
             }
+            self.remove_duplicates(*self.starts.last().unwrap_or(&0) as usize);
             self.starts.push(self.edges.len() as u32);
         }
         Ok(())
+    }
+
+    /// The official pipeline keeps a *set* of edges per word: the collapse script ignores a
+    /// repeated DEPS entry when reading, and adds a collapsed edge only once even when several
+    /// empty nodes lead to the same head with the same path (Latvian-LVTB has such cases, e.g.
+    /// one modifier shared by three elided conjuncts: three `conj>advmod` paths, one edge).
+    fn remove_duplicates(&mut self, start: usize) {
+        let (text, edges) = (&self.text, &mut self.edges);
+        if edges.len() - start < 2 {
+            return;
+        }
+        let path = |e: &CollapsedEdge| &text[e.path.start as usize..e.path.end as usize];
+        edges[start..].sort_by(|a, b| (a.head, path(a)).cmp(&(b.head, path(b))));
+        let mut kept = start;
+        for i in start..edges.len() {
+            if i == start || (edges[i].head, path(&edges[i])) != (edges[kept - 1].head, path(&edges[kept - 1])) {
+                edges.swap(kept, i);
+                kept += 1;
+            }
+        }
+        edges.truncate(kept);
     }
 
     /// Emits one edge per path from a word (or the root) down to empty node `empty`, followed by
@@ -120,7 +147,7 @@ impl CollapsedGraph {
         Ok(())
     }
 
-    /// Edges into word `d` (1-based), in DEPS order.
+    /// Edges into word `d` (1-based), without duplicates, ordered by head and path.
     pub fn edges_into(&self, d: u32) -> &[CollapsedEdge] {
         let (d, starts) = (d as usize, &self.starts);
         if d == 0 || d >= starts.len() {
@@ -199,16 +226,16 @@ mod tests {
             vec![
                 (1, 0, "root".to_string()),
                 (2, 1, "obj".to_string()),
-                (3, 1, "conj>orphan>obl:in".to_string()),
-                (3, 2, "dep>orphan>obl:in".to_string()),
                 (3, 1, "conj>nsubj".to_string()),
+                (3, 1, "conj>orphan>obl:in".to_string()),
                 (3, 2, "dep>nsubj".to_string()),
+                (3, 2, "dep>orphan>obl:in".to_string()),
             ]
         );
         let mut graph = CollapsedGraph::default();
         graph.build(&s).unwrap();
         let paths: Vec<&str> = graph.edges_into(3).iter().map(|e| graph.universal_path(e)).collect();
-        assert_eq!(paths, ["conj>orphan>obl", "dep>orphan>obl", "conj>nsubj", "dep>nsubj"]);
+        assert_eq!(paths, ["conj>nsubj", "conj>orphan>obl", "dep>nsubj", "dep>orphan>obl"]);
     }
 
     #[test]
@@ -222,6 +249,21 @@ mod tests {
             ("2", "1", "obj", "1.2:obj"),
         ]);
         assert_eq!(collapsed(&s), vec![(1, 0, "root".to_string()), (2, 1, "conj>y>obj".to_string())]);
+    }
+
+    #[test]
+    fn identical_edges_are_kept_once() {
+        // Word 1 is shared by three elided conjuncts of word 2, and its DEPS repeat `2:advmod`.
+        let s = sentence(&[
+            ("1", "2", "advmod", "2:advmod|2.1:advmod|2.2:advmod|2:advmod|2.3:advmod"),
+            ("2", "0", "root", "0:root"),
+            ("2.1", "_", "_", "2:conj"),
+            ("2.2", "_", "_", "2:conj"),
+            ("2.3", "_", "_", "2:conj:and"),
+        ]);
+        let expected = [(1, 2, "advmod"), (1, 2, "conj:and>advmod"), (1, 2, "conj>advmod"), (2, 0, "root")];
+        let expected: Vec<(u32, u32, String)> = expected.iter().map(|&(d, h, p)| (d, h, p.to_string())).collect();
+        assert_eq!(collapsed(&s), expected);
     }
 
     #[test]
