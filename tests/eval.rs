@@ -33,7 +33,13 @@ fn dev_file(treebank: &str) -> PathBuf {
 
 fn evaluate_strings(gold: &str, system: &str, phenomena: bool) -> Result<Report, EvalError> {
     let opts = EvalOptions { phenomena };
-    evaluate_readers("gold.conllu", gold.as_bytes(), "system.conllu", system.as_bytes(), &opts)
+    evaluate_readers(
+        "gold.conllu",
+        gold.as_bytes(),
+        "system.conllu",
+        system.as_bytes(),
+        &opts,
+    )
 }
 
 fn baseline_report(treebank: &str, phenomena: bool) -> Report {
@@ -83,7 +89,12 @@ fn eval_all_dev_treebanks_copy_baseline() {
     println!("| Treebank | ELAS F1 | EULAS F1 | LAS F1 |\n|---|---:|---:|---:|");
     for name in names {
         let r = baseline_report(&name, false);
-        println!("| {name} | {:.2} | {:.2} | {:.2} |", r.elas.f1(), r.eulas.f1(), r.las.f1());
+        println!(
+            "| {name} | {:.2} | {:.2} | {:.2} |",
+            r.elas.f1(),
+            r.eulas.f1(),
+            r.las.f1()
+        );
     }
     println!("\n{}", baseline_report("English-EWT", true));
 }
@@ -93,11 +104,18 @@ fn identical_files_score_100_everywhere() {
     let gold = std::fs::read_to_string(dev_file("Czech-CAC")).unwrap();
     let report = evaluate_strings(&gold, &gold, true).unwrap();
     for score in [report.elas, report.eulas, report.las] {
-        assert_eq!((score.precision(), score.recall(), score.f1()), (100.0, 100.0, 100.0));
+        assert_eq!(
+            (score.precision(), score.recall(), score.f1()),
+            (100.0, 100.0, 100.0)
+        );
     }
     let phenomena = report.phenomena.unwrap();
     for (class, score) in phenomena.iter() {
-        assert_eq!((score.gold, score.system), (score.correct, score.correct), "{class:?}");
+        assert_eq!(
+            (score.gold, score.system),
+            (score.correct, score.correct),
+            "{class:?}"
+        );
     }
     // Czech-CAC has empty nodes, so the empty-node classes are exercised.
     assert!(phenomena.get(Phenomenon::EmptyNode).gold > 0);
@@ -112,7 +130,10 @@ fn files_on_disk_are_read_and_missing_files_are_reported() {
     assert!(report.phenomena.is_none());
     let missing = Path::new("/nonexistent/gold.conllu");
     let err = evaluate_files(missing, &path, &EvalOptions::default()).unwrap_err();
-    assert!(err.to_string().starts_with("/nonexistent/gold.conllu: "), "{err}");
+    assert!(
+        err.to_string().starts_with("/nonexistent/gold.conllu: "),
+        "{err}"
+    );
 }
 
 const GOLD: &str = "# sent_id = a
@@ -130,14 +151,25 @@ const GOLD: &str = "# sent_id = a
 fn sentence_count_mismatch_is_refused_with_the_system_line() {
     let first_only: String = GOLD.split_inclusive('\n').take(5).collect();
     let err = evaluate_strings(GOLD, &first_only, false).unwrap_err();
-    assert!(err.to_string().starts_with("system.conllu:6: system file ends after 1 sentences"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("system.conllu:6: system file ends after 1 sentences"),
+        "{err}"
+    );
     let err = evaluate_strings(&first_only, GOLD, false).unwrap_err();
-    assert!(err.to_string().starts_with("system.conllu:6: system file has more sentences"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("system.conllu:6: system file has more sentences"),
+        "{err}"
+    );
 }
 
 #[test]
 fn word_count_and_form_mismatches_are_refused() {
-    let extra_word = GOLD.replace("1\tadvmod\t1:advmod\t_\n", "1\tadvmod\t1:advmod\t_\n3\t!\t!\tPUNCT\t_\t_\t1\tpunct\t1:punct\t_\n");
+    let extra_word = GOLD.replace(
+        "1\tadvmod\t1:advmod\t_\n",
+        "1\tadvmod\t1:advmod\t_\n3\t!\t!\tPUNCT\t_\t_\t1\tpunct\t1:punct\t_\n",
+    );
     let err = evaluate_strings(GOLD, &extra_word, false).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -153,9 +185,15 @@ fn word_count_and_form_mismatches_are_refused() {
 
 #[test]
 fn parse_errors_carry_file_and_line() {
-    let broken = GOLD.replace("0\troot\t0:root\t_\n\n# sent_id = b", "0\troot\t0:root\n\n# sent_id = b");
+    let broken = GOLD.replace(
+        "0\troot\t0:root\t_\n\n# sent_id = b",
+        "0\troot\t0:root\n\n# sent_id = b",
+    );
     let err = evaluate_strings(GOLD, &broken, false).unwrap_err();
-    assert_eq!(err.to_string(), "system.conllu:4: expected 10 tab-separated columns, found 9");
+    assert_eq!(
+        err.to_string(),
+        "system.conllu:4: expected 10 tab-separated columns, found 9"
+    );
     let err = evaluate_strings(&broken, GOLD, false).unwrap_err();
     assert!(err.to_string().starts_with("gold.conllu:4: "), "{err}");
 }
@@ -188,7 +226,10 @@ fn empty_nodes_are_collapsed_before_scoring() {
 ";
     let report = evaluate_strings(gold, system, true).unwrap();
     // Gold collapsed: root, obj, 1 -conj>nsubj-> 3, 1 -conj>obj-> 4. System matches three.
-    assert_eq!((report.elas.gold, report.elas.system, report.elas.correct), (4, 4, 3));
+    assert_eq!(
+        (report.elas.gold, report.elas.system, report.elas.correct),
+        (4, 4, 3)
+    );
     let phenomena = report.phenomena.unwrap();
     assert_eq!(phenomena.get(Phenomenon::EmptyNode).gold, 3);
     assert_eq!(phenomena.get(Phenomenon::ReplacedByEmptyNode).gold, 2);
@@ -209,7 +250,10 @@ fn report_formats() {
     assert_eq!(json["phenomena"]["M"]["f1"], 0.0);
     let text = report.to_string();
     assert!(text.contains("ELAS"), "{text}");
-    assert!(text.lines().any(|l| l.trim_start().starts_with("B basic")), "{text}");
+    assert!(
+        text.lines().any(|l| l.trim_start().starts_with("B basic")),
+        "{text}"
+    );
     let plain = evaluate_strings(GOLD, GOLD, false).unwrap();
     assert!(plain.to_json().get("phenomena").is_none());
 }

@@ -88,7 +88,10 @@ impl CollapsedGraph {
         edges[start..].sort_by(|a, b| (a.head, path(a)).cmp(&(b.head, path(b))));
         let mut kept = start;
         for i in start..edges.len() {
-            if i == start || (edges[i].head, path(&edges[i])) != (edges[kept - 1].head, path(&edges[kept - 1])) {
+            if i == start
+                || (edges[i].head, path(&edges[i]))
+                    != (edges[kept - 1].head, path(&edges[kept - 1]))
+            {
                 edges.swap(kept, i);
                 kept += 1;
             }
@@ -143,7 +146,11 @@ impl CollapsedGraph {
             self.text.push_str(universal(label));
         }
         let end = self.text.len() as u32;
-        self.edges.push(CollapsedEdge { head, path: start..middle, universal_path: middle..end });
+        self.edges.push(CollapsedEdge {
+            head,
+            path: start..middle,
+            universal_path: middle..end,
+        });
         Ok(())
     }
 
@@ -175,11 +182,16 @@ impl CollapsedGraph {
 
 /// The universal part of a label: everything before the first `:`.
 pub fn universal(label: &str) -> &str {
-    label.split_once(':').map_or(label, |(universal, _)| universal)
+    label
+        .split_once(':')
+        .map_or(label, |(universal, _)| universal)
 }
 
 fn empty_node(sentence: &Sentence, id: NodeId) -> Option<&Token> {
-    let i = sentence.empty_nodes.binary_search_by(|t| t.id.cmp(&id)).ok()?;
+    let i = sentence
+        .empty_nodes
+        .binary_search_by(|t| t.id.cmp(&id))
+        .ok()?;
     sentence.empty_nodes.get(i)
 }
 
@@ -202,11 +214,20 @@ mod tests {
 
     #[test]
     fn words_keep_their_edges() {
-        let s = sentence(&[("1", "2", "nsubj", "2:nsubj|3:nsubj"), ("2", "0", "root", "0:root"), ("3", "2", "conj", "2:conj")]);
+        let s = sentence(&[
+            ("1", "2", "nsubj", "2:nsubj|3:nsubj"),
+            ("2", "0", "root", "0:root"),
+            ("3", "2", "conj", "2:conj"),
+        ]);
         let got = collapsed(&s);
         assert_eq!(
             got,
-            vec![(1, 2, "nsubj".into()), (1, 3, "nsubj".into()), (2, 0, "root".into()), (3, 2, "conj".into())]
+            vec![
+                (1, 2, "nsubj".into()),
+                (1, 3, "nsubj".into()),
+                (2, 0, "root".into()),
+                (3, 2, "conj".into())
+            ]
         );
     }
 
@@ -234,8 +255,20 @@ mod tests {
         );
         let mut graph = CollapsedGraph::default();
         graph.build(&s).unwrap();
-        let paths: Vec<&str> = graph.edges_into(3).iter().map(|e| graph.universal_path(e)).collect();
-        assert_eq!(paths, ["conj>nsubj", "conj>orphan>obl", "dep>nsubj", "dep>orphan>obl"]);
+        let paths: Vec<&str> = graph
+            .edges_into(3)
+            .iter()
+            .map(|e| graph.universal_path(e))
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "conj>nsubj",
+                "conj>orphan>obl",
+                "dep>nsubj",
+                "dep>orphan>obl"
+            ]
+        );
     }
 
     #[test]
@@ -248,21 +281,37 @@ mod tests {
             ("1.3", "_", "_", "1:z"),
             ("2", "1", "obj", "1.2:obj"),
         ]);
-        assert_eq!(collapsed(&s), vec![(1, 0, "root".to_string()), (2, 1, "conj>y>obj".to_string())]);
+        assert_eq!(
+            collapsed(&s),
+            vec![(1, 0, "root".to_string()), (2, 1, "conj>y>obj".to_string())]
+        );
     }
 
     #[test]
     fn identical_edges_are_kept_once() {
         // Word 1 is shared by three elided conjuncts of word 2, and its DEPS repeat `2:advmod`.
         let s = sentence(&[
-            ("1", "2", "advmod", "2:advmod|2.1:advmod|2.2:advmod|2:advmod|2.3:advmod"),
+            (
+                "1",
+                "2",
+                "advmod",
+                "2:advmod|2.1:advmod|2.2:advmod|2:advmod|2.3:advmod",
+            ),
             ("2", "0", "root", "0:root"),
             ("2.1", "_", "_", "2:conj"),
             ("2.2", "_", "_", "2:conj"),
             ("2.3", "_", "_", "2:conj:and"),
         ]);
-        let expected = [(1, 2, "advmod"), (1, 2, "conj:and>advmod"), (1, 2, "conj>advmod"), (2, 0, "root")];
-        let expected: Vec<(u32, u32, String)> = expected.iter().map(|&(d, h, p)| (d, h, p.to_string())).collect();
+        let expected = [
+            (1, 2, "advmod"),
+            (1, 2, "conj:and>advmod"),
+            (1, 2, "conj>advmod"),
+            (2, 0, "root"),
+        ];
+        let expected: Vec<(u32, u32, String)> = expected
+            .iter()
+            .map(|&(d, h, p)| (d, h, p.to_string()))
+            .collect();
         assert_eq!(collapsed(&s), expected);
     }
 

@@ -43,10 +43,18 @@ pub enum EvalError {
     },
     /// A sentence of either file is not valid CoNLL-U.
     #[error("{file}:{line}: {message}")]
-    Parse { file: String, line: usize, message: String },
+    Parse {
+        file: String,
+        line: usize,
+        message: String,
+    },
     /// The system file does not have the gold file's sentences and words.
     #[error("{file}:{line}: {message}")]
-    Mismatch { file: String, line: usize, message: String },
+    Mismatch {
+        file: String,
+        line: usize,
+        message: String,
+    },
 }
 
 /// Evaluates the system file against the gold file.
@@ -91,7 +99,10 @@ pub fn evaluate_readers(
                 return Err(system.mismatch(system.end_line, message));
             }
             (false, true) => {
-                let message = format!("system file has more sentences than gold ({})", report.sentences);
+                let message = format!(
+                    "system file has more sentences than gold ({})",
+                    report.sentences
+                );
                 return Err(system.mismatch(system.sentence.first_line, message));
             }
             (true, true) => {}
@@ -99,7 +110,9 @@ pub fn evaluate_readers(
         check_alignment(&gold, &system, report.sentences + 1)?;
         let (g, s) = (&gold.sentence, &system.sentence);
         gold_graph.build(g).map_err(|e| gold.too_many_paths(e))?;
-        system_graph.build(s).map_err(|e| system.too_many_paths(e))?;
+        system_graph
+            .build(s)
+            .map_err(|e| system.too_many_paths(e))?;
         let (elas, eulas) = score::enhanced_scores(&gold_graph, &system_graph);
         report.elas.add(elas);
         report.eulas.add(eulas);
@@ -114,7 +127,11 @@ pub fn evaluate_readers(
 }
 
 /// Refuses sentence pairs whose words do not correspond: same count and same FORMs.
-fn check_alignment<G, S>(gold: &SentenceSource<G>, system: &SentenceSource<S>, number: u64) -> Result<(), EvalError> {
+fn check_alignment<G, S>(
+    gold: &SentenceSource<G>,
+    system: &SentenceSource<S>,
+    number: u64,
+) -> Result<(), EvalError> {
     let (g, s) = (&gold.sentence, &system.sentence);
     let which = match g.comment("sent_id") {
         Some(id) => format!("sentence {number} (gold sent_id {id})"),
@@ -156,20 +173,34 @@ struct SentenceSource<R> {
 
 impl<R: BufRead> SentenceSource<R> {
     fn new(name: &str, input: R) -> Self {
-        SentenceSource { name: name.to_string(), reader: BlockReader::new(input), sentence: Sentence::default(), end_line: 1 }
+        SentenceSource {
+            name: name.to_string(),
+            reader: BlockReader::new(input),
+            sentence: Sentence::default(),
+            end_line: 1,
+        }
     }
 
     /// Reads and parses the next sentence into `self.sentence`; `false` at the end of input.
     fn advance(&mut self) -> Result<bool, EvalError> {
         let mut block = RawBlock::default();
         loop {
-            let more = self.reader.read_block(&mut block).map_err(|source| EvalError::Io { file: self.name.clone(), source })?;
+            let more = self
+                .reader
+                .read_block(&mut block)
+                .map_err(|source| EvalError::Io {
+                    file: self.name.clone(),
+                    source,
+                })?;
             if !more {
                 return Ok(false);
             }
             self.end_line = block.first_line + memchr::memchr_iter(b'\n', &block.bytes).count();
             // Only blank lines (possibly after a byte-order mark): what trails the last sentence.
-            let content = block.bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&block.bytes);
+            let content = block
+                .bytes
+                .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+                .unwrap_or(&block.bytes);
             if content.iter().all(|b| matches!(b, b'\n' | b'\r')) {
                 continue;
             }
@@ -177,26 +208,40 @@ impl<R: BufRead> SentenceSource<R> {
                 Ok(()) => Ok(true),
                 Err(e) => {
                     let (_, error) = *e;
-                    Err(EvalError::Parse { file: self.name.clone(), line: error.line, message: error.message })
+                    Err(EvalError::Parse {
+                        file: self.name.clone(),
+                        line: error.line,
+                        message: error.message,
+                    })
                 }
             };
         }
     }
-
 }
 
 impl<R> SentenceSource<R> {
     fn mismatch(&self, line: usize, message: String) -> EvalError {
-        EvalError::Mismatch { file: self.name.clone(), line, message }
+        EvalError::Mismatch {
+            file: self.name.clone(),
+            line,
+            message,
+        }
     }
 
     fn too_many_paths(&self, e: collapse::TooManyPaths) -> EvalError {
-        let line = (e.word as usize).checked_sub(1).and_then(|i| self.sentence.words.get(i)).map_or(self.sentence.first_line, |w| self.sentence.line_of(w));
+        let line = (e.word as usize)
+            .checked_sub(1)
+            .and_then(|i| self.sentence.words.get(i))
+            .map_or(self.sentence.first_line, |w| self.sentence.line_of(w));
         let message = format!(
             "collapsing empty nodes gives more than {} edges in this sentence",
             collapse::MAX_COLLAPSED_EDGES
         );
-        EvalError::Parse { file: self.name.clone(), line, message }
+        EvalError::Parse {
+            file: self.name.clone(),
+            line,
+            message,
+        }
     }
 }
 
@@ -208,10 +253,16 @@ pub(crate) mod test_util {
     pub fn sentence(rows: &[(&str, &str, &str, &str)]) -> Sentence {
         let mut text = String::new();
         for (id, head, deprel, deps) in rows {
-            text.push_str(&format!("{id}\tw{id}\t_\t_\t_\t_\t{head}\t{deprel}\t{deps}\t_\n"));
+            text.push_str(&format!(
+                "{id}\tw{id}\t_\t_\t_\t_\t{head}\t{deprel}\t{deps}\t_\n"
+            ));
         }
         text.push('\n');
-        let block = RawBlock { bytes: text.into_bytes(), first_line: 1, starts_input: true };
+        let block = RawBlock {
+            bytes: text.into_bytes(),
+            first_line: 1,
+            starts_input: true,
+        };
         match Sentence::parse(block) {
             Ok(s) => s,
             Err(e) => panic!("test sentence does not parse: {}", e.1),

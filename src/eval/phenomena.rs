@@ -113,7 +113,9 @@ impl PhenomenonScores {
 
     /// Every class with its score, in [`Phenomenon::ALL`] order.
     pub fn iter(&self) -> impl Iterator<Item = (Phenomenon, &Score)> + '_ {
-        Phenomenon::ALL.iter().map(move |&c| (c, &self.scores[c.index()]))
+        Phenomenon::ALL
+            .iter()
+            .map(move |&c| (c, &self.scores[c.index()]))
     }
 
     /// Adds one sentence pair (words aligned 1:1, already checked).
@@ -170,7 +172,11 @@ impl<'s> BasicTree<'s> {
             head.push(word.head);
             deprel.push(gold.column(word, DEPREL));
         }
-        let mut tree = BasicTree { head, deprel, coordination_root: Vec::new() };
+        let mut tree = BasicTree {
+            head,
+            deprel,
+            coordination_root: Vec::new(),
+        };
         tree.coordination_root = (0..=n as u32)
             .map(|w| {
                 let mut x = w;
@@ -193,6 +199,24 @@ impl<'s> BasicTree<'s> {
 
     fn is_conj(&self, w: u32) -> bool {
         universal(self.deprel[w as usize]) == "conj"
+    }
+
+    /// `d`, then the words `d` is (transitively) a conjunct of, up to its coordination's first
+    /// conjunct.
+    fn conjunct_chain(&self, d: u32) -> impl Iterator<Item = u32> + '_ {
+        std::iter::successors(Some(d), move |&x| {
+            (x != 0 && self.is_conj(x))
+                .then(|| self.head(x))
+                .filter(|&p| p != 0)
+        })
+    }
+
+    /// A clause attached to a nominal it may point back to: any `acl` (Latvian marks relative
+    /// clauses as plain `acl`, and other adnominal clauses get no edge back), or any relation
+    /// subtyped `relcl` (English `advcl:relcl`).
+    fn is_relative_clause(&self, w: u32) -> bool {
+        let label = self.deprel[w as usize];
+        universal(label) == "acl" || label.split(':').skip(1).any(|part| part == "relcl")
     }
 
     /// Whether `a` is `w` or one of its basic ancestors (the tree was checked to be acyclic).
@@ -244,10 +268,18 @@ impl<'s> BasicTree<'s> {
                 return Phenomenon::PropagatedParent;
             }
         }
-        // S: `d`'s basic head is another member of `h`'s coordination.
-        let p = self.head(d);
-        if p != 0 && h != 0 && p != h && self.coordination_root[p as usize] == self.coordination_root[h as usize] {
-            return Phenomenon::SharedDependent;
+        // S: `d` (or the coordination `d` is a non-first conjunct of) depends on another member
+        // of `h`'s coordination.
+        if h != 0 {
+            let shared = self.conjunct_chain(d).any(|a| {
+                let p = self.head(a);
+                p != 0
+                    && p != h
+                    && self.coordination_root[p as usize] == self.coordination_root[h as usize]
+            });
+            if shared {
+                return Phenomenon::SharedDependent;
+            }
         }
         // X: a subject from outside an xcomp (or a conjunct of one) given to it.
         if h != 0 && matches!(relation, "nsubj" | "csubj") {
@@ -256,11 +288,11 @@ impl<'s> BasicTree<'s> {
                 return Phenomenon::ControlledSubject;
             }
         }
-        // R: from inside an `acl` clause (relcl or not: Latvian marks relatives as plain `acl`)
-        // up to the nominal the clause modifies.
+        // R: from inside a relative clause up to the nominal it modifies (or a conjunct of that
+        // nominal, the edge then being propagated too).
         let mut r = h;
         while r != 0 {
-            if universal(self.deprel[r as usize]) == "acl" && self.head(r) == d {
+            if self.is_relative_clause(r) && self.conjunct_chain(d).any(|a| a == self.head(r)) {
                 return Phenomenon::RelativeClause;
             }
             r = self.head(r);
@@ -299,12 +331,22 @@ impl<'s> BasicTree<'s> {
         let mut items = Vec::new();
         for token in graph.tokens_in_order() {
             for (head, label) in graph.deps(token) {
-                items.push((self.classify_edge(token.id, head, label), token.id, head, label));
+                items.push((
+                    self.classify_edge(token.id, head, label),
+                    token.id,
+                    head,
+                    label,
+                ));
             }
         }
         for d in 1..=self.len().min(graph.len() as u32) {
             if let Some(class) = self.classify_missing(graph, d) {
-                items.push((class, NodeId::word(d), NodeId::word(self.head(d)), self.deprel[d as usize]));
+                items.push((
+                    class,
+                    NodeId::word(d),
+                    NodeId::word(self.head(d)),
+                    self.deprel[d as usize],
+                ));
             }
         }
         items
@@ -322,7 +364,9 @@ mod tests {
         let tree = BasicTree::new(s);
         let id = NodeId::parse(dep).unwrap();
         let token = s.tokens_in_order().find(|t| t.id == id).unwrap();
-        s.deps(token).map(|(h, l)| tree.classify_edge(id, h, l)).collect()
+        s.deps(token)
+            .map(|(h, l)| tree.classify_edge(id, h, l))
+            .collect()
     }
 
     fn missing(s: &Sentence, d: u32) -> Option<Phenomenon> {
@@ -344,7 +388,11 @@ mod tests {
         assert_eq!(classes(&s, "4"), [CaseLabel]);
         assert_eq!(classes(&s, "5"), [Basic]);
         // Not an extension: `obl` is not `obl:…` of `obl:tmod`; `nmod:possx` does not extend `nmod:poss`.
-        let s = sentence(&[("1", "2", "obl:tmod", "2:obl"), ("2", "0", "root", "0:root"), ("3", "2", "nmod:poss", "2:nmod:possx")]);
+        let s = sentence(&[
+            ("1", "2", "obl:tmod", "2:obl"),
+            ("2", "0", "root", "0:root"),
+            ("3", "2", "nmod:poss", "2:nmod:possx"),
+        ]);
         assert_eq!(classes(&s, "1"), [Relabelled]);
         assert_eq!(classes(&s, "3"), [Relabelled]);
     }
@@ -376,6 +424,36 @@ mod tests {
     }
 
     #[test]
+    fn coordinated_dependents_shared_and_relative_clauses_on_conjuncts() {
+        // improve(1) and(2) extend(3) cooperation(4) and(5) trade(6): 4 and 6 are shared by 1.
+        let s = sentence(&[
+            ("1", "0", "root", "0:root"),
+            ("2", "3", "cc", "3:cc"),
+            ("3", "1", "conj", "1:conj:and"),
+            ("4", "3", "obj", "3:obj|1:obj"),
+            ("5", "6", "cc", "6:cc"),
+            ("6", "4", "conj", "4:conj:and|3:obj|1:obj"),
+        ]);
+        assert_eq!(classes(&s, "4"), [Basic, SharedDependent]);
+        assert_eq!(
+            classes(&s, "6"),
+            [CaseLabel, PropagatedParent, SharedDependent]
+        );
+        // a(1) town(2) and(3) village(4) where(5) it(6) lies(7): `advcl:relcl` on a conjunct.
+        let s = sentence(&[
+            ("1", "2", "det", "2:det"),
+            ("2", "0", "root", "0:root|7:obl"),
+            ("3", "4", "cc", "4:cc"),
+            ("4", "2", "conj", "2:conj:and|7:obl"),
+            ("5", "7", "advmod", "2:ref"),
+            ("6", "7", "nsubj", "7:nsubj"),
+            ("7", "2", "advcl:relcl", "2:advcl:relcl"),
+        ]);
+        assert_eq!(classes(&s, "2"), [Basic, RelativeClause]);
+        assert_eq!(classes(&s, "4"), [CaseLabel, RelativeClause]);
+    }
+
+    #[test]
     fn controlled_subject() {
         // I(1) persuaded(2) him(3) to(4) go(5) and(6) stay(7); 5 is xcomp, 7 its conjunct.
         let s = sentence(&[
@@ -387,11 +465,21 @@ mod tests {
             ("6", "7", "cc", "7:cc"),
             ("7", "5", "conj", "5:conj:and|2:xcomp"),
         ]);
-        assert_eq!(classes(&s, "3"), [Basic, ControlledSubject, ControlledSubject]);
+        assert_eq!(
+            classes(&s, "3"),
+            [Basic, ControlledSubject, ControlledSubject]
+        );
         // A subject label on an edge from a non-xcomp clause is not X.
-        let s = sentence(&[("1", "2", "nsubj", "2:nsubj"), ("2", "0", "root", "0:root"), ("3", "2", "advcl", "3:nsubj")]);
+        let s = sentence(&[
+            ("1", "2", "nsubj", "2:nsubj"),
+            ("2", "0", "root", "0:root"),
+            ("3", "2", "advcl", "3:nsubj"),
+        ]);
         let tree = BasicTree::new(&s);
-        assert_eq!(tree.classify_edge(NodeId::word(1), NodeId::word(3), "nsubj"), Other);
+        assert_eq!(
+            tree.classify_edge(NodeId::word(1), NodeId::word(3), "nsubj"),
+            Other
+        );
     }
 
     #[test]
@@ -472,10 +560,38 @@ mod tests {
         ]);
         let mut scores = PhenomenonScores::default();
         scores.add_sentence(&gold, &system);
-        assert_eq!(scores.get(Basic), Score { gold: 3, system: 2, correct: 2 });
-        assert_eq!(scores.get(SharedDependent), Score { gold: 1, system: 0, correct: 0 });
-        assert_eq!(scores.get(CaseLabel), Score { gold: 1, system: 1, correct: 0 });
-        assert_eq!(scores.get(Missing), Score { gold: 0, system: 1, correct: 0 });
+        assert_eq!(
+            scores.get(Basic),
+            Score {
+                gold: 3,
+                system: 2,
+                correct: 2
+            }
+        );
+        assert_eq!(
+            scores.get(SharedDependent),
+            Score {
+                gold: 1,
+                system: 0,
+                correct: 0
+            }
+        );
+        assert_eq!(
+            scores.get(CaseLabel),
+            Score {
+                gold: 1,
+                system: 1,
+                correct: 0
+            }
+        );
+        assert_eq!(
+            scores.get(Missing),
+            Score {
+                gold: 0,
+                system: 1,
+                correct: 0
+            }
+        );
         // Identical graphs score 100 in every class that occurs.
         let mut same = PhenomenonScores::default();
         same.add_sentence(&gold, &gold);

@@ -94,7 +94,11 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{} sentences, {} words", self.sentences, self.words)?;
-        writeln!(f, "{:<24} {:>7} {:>7} {:>7} {:>8} {:>8} {:>8}", "Metric", "P", "R", "F1", "Gold", "System", "Correct")?;
+        writeln!(
+            f,
+            "{:<24} {:>7} {:>7} {:>7} {:>8} {:>8} {:>8}",
+            "Metric", "P", "R", "F1", "Gold", "System", "Correct"
+        )?;
         let row = |f: &mut fmt::Formatter<'_>, name: &str, s: &Score| {
             writeln!(
                 f,
@@ -129,7 +133,11 @@ impl fmt::Display for Report {
 /// duplicates (two system edges with the same universal path) are counted more than once.
 pub fn enhanced_scores(gold: &CollapsedGraph, system: &CollapsedGraph) -> (Score, Score) {
     let edges = |g: &CollapsedGraph| g.edge_count() as u64;
-    let mut elas = Score { gold: edges(gold), system: edges(system), correct: 0 };
+    let mut elas = Score {
+        gold: edges(gold),
+        system: edges(system),
+        correct: 0,
+    };
     let mut eulas = elas;
     for d in 1..=gold.word_count().min(system.word_count()) as u32 {
         for g in gold.edges_into(d) {
@@ -151,7 +159,11 @@ pub fn enhanced_scores(gold: &CollapsedGraph, system: &CollapsedGraph) -> (Score
 
 /// LAS of one sentence pair with aligned words: same HEAD and same universal DEPREL.
 pub fn basic_score(gold: &Sentence, system: &Sentence) -> Score {
-    let mut score = Score { gold: gold.len() as u64, system: system.len() as u64, correct: 0 };
+    let mut score = Score {
+        gold: gold.len() as u64,
+        system: system.len() as u64,
+        correct: 0,
+    };
     for (g, s) in gold.words.iter().zip(&system.words) {
         let same_label = universal(gold.column(g, DEPREL)) == universal(system.column(s, DEPREL));
         if g.head == s.head && same_label {
@@ -175,12 +187,32 @@ mod tests {
 
     #[test]
     fn eulas_counts_every_matching_pair_like_the_official_scorer() {
-        let gold = sentence(&[("1", "2", "obl", "2:obl:from"), ("2", "0", "root", "0:root")]);
+        let gold = sentence(&[
+            ("1", "2", "obl", "2:obl:from"),
+            ("2", "0", "root", "0:root"),
+        ]);
         // Two system edges reduce to the universal `obl`: the one gold edge is matched twice.
-        let system = sentence(&[("1", "2", "obl", "2:obl:in|2:obl:on"), ("2", "0", "root", "0:root")]);
+        let system = sentence(&[
+            ("1", "2", "obl", "2:obl:in|2:obl:on"),
+            ("2", "0", "root", "0:root"),
+        ]);
         let (elas, eulas) = scores(&gold, &system);
-        assert_eq!(elas, Score { gold: 2, system: 3, correct: 1 });
-        assert_eq!(eulas, Score { gold: 2, system: 3, correct: 3 });
+        assert_eq!(
+            elas,
+            Score {
+                gold: 2,
+                system: 3,
+                correct: 1
+            }
+        );
+        assert_eq!(
+            eulas,
+            Score {
+                gold: 2,
+                system: 3,
+                correct: 3
+            }
+        );
         assert!((eulas.precision() - 100.0).abs() < 1e-9);
         assert!((eulas.recall() - 150.0).abs() < 1e-9);
     }
@@ -198,17 +230,46 @@ mod tests {
             ("2", "1", "obl", "1.1:obl:to"),
         ]);
         let (elas, eulas) = scores(&gold, &system);
-        assert_eq!(elas, Score { gold: 2, system: 2, correct: 1 });
-        assert_eq!(eulas, Score { gold: 2, system: 2, correct: 2 });
+        assert_eq!(
+            elas,
+            Score {
+                gold: 2,
+                system: 2,
+                correct: 1
+            }
+        );
+        assert_eq!(
+            eulas,
+            Score {
+                gold: 2,
+                system: 2,
+                correct: 2
+            }
+        );
     }
 
     #[test]
     fn heads_must_match() {
-        let gold = sentence(&[("1", "2", "nsubj", "2:nsubj"), ("2", "0", "root", "0:root"), ("3", "2", "obj", "2:obj")]);
-        let system = sentence(&[("1", "3", "nsubj", "3:nsubj"), ("2", "0", "root", "0:root"), ("3", "2", "obj", "2:obj")]);
+        let gold = sentence(&[
+            ("1", "2", "nsubj", "2:nsubj"),
+            ("2", "0", "root", "0:root"),
+            ("3", "2", "obj", "2:obj"),
+        ]);
+        let system = sentence(&[
+            ("1", "3", "nsubj", "3:nsubj"),
+            ("2", "0", "root", "0:root"),
+            ("3", "2", "obj", "2:obj"),
+        ]);
         let (elas, _) = scores(&gold, &system);
         assert_eq!(elas.correct, 2);
-        assert_eq!(basic_score(&gold, &system), Score { gold: 3, system: 3, correct: 2 });
+        assert_eq!(
+            basic_score(&gold, &system),
+            Score {
+                gold: 3,
+                system: 3,
+                correct: 2
+            }
+        );
     }
 
     #[test]
