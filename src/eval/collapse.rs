@@ -12,18 +12,19 @@
 //! visits the same empty node twice, while the official script's result depends on the order in
 //! which it joins partial paths and may traverse a cycle once.
 
-use crate::conllu::{NodeId, Sentence, Token};
+use crate::conllu::{NodeId, Sentence};
 use std::ops::Range;
 
-/// How many collapsed edges one sentence may produce. Empty nodes with several parents each
-/// multiply the number of paths; this bounds the work on adversarial input.
-pub const MAX_COLLAPSED_EDGES: usize = 1_000_000;
+/// How much work collapsing one sentence may take: one unit per edge followed through an empty
+/// node and per label written. Empty nodes with several parents multiply the number of paths;
+/// this bounds time and memory on adversarial input (real sentences need a few hundred units).
+pub const MAX_COLLAPSE_WORK: usize = 4_000_000;
 
 /// One collapsed edge into a word: its head (a word or 0) and its label path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CollapsedEdge {
     pub head: u32,
-    /// The label path, elements joined by `>`, in [`CollapsedGraph::text`].
+    /// The label path, elements joined by `>`, in the graph's text buffer.
     pub path: Range<u32>,
     /// The same path with every element cut at its first `:` (`obl:from>nmod` → `obl>nmod`).
     pub universal_path: Range<u32>,
@@ -36,13 +37,48 @@ pub struct CollapsedGraph {
     edges: Vec<CollapsedEdge>,
     /// `edges[starts[d - 1]..starts[d]]` are the edges into word `d`.
     starts: Vec<u32>,
+    /// Work spent on the current sentence, see [`MAX_COLLAPSE_WORK`].
+    work: usize,
 }
 
-/// The collapse produced more than [`MAX_COLLAPSED_EDGES`] edges.
+/// Collapsing took more than [`MAX_COLLAPSE_WORK`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TooManyPaths {
     /// The word whose incoming paths exceeded the budget.
     pub word: u32,
+}
+
+/// A DEPS head, resolved once per sentence.
+#[derive(Copy, Clone, Debug)]
+enum Head {
+    /// A word or the root: the end of a path.
+    Node(u32),
+    /// An empty node, by index into `Sentence::empty_nodes`.
+    Empty(usize),
+    /// Not in the sentence (the parser rejects this; kept so a bad head cannot panic).
+    Unknown,
+}
+
+impl Head {
+    fn resolve(sentence: &Sentence, id: NodeId) -> Head {
+        if !id.is_empty_node() {
+            return Head::Node(id.word);
+        }
+        match sentence.empty_nodes.binary_search_by(|t| t.id.cmp(&id)) {
+            Ok(i) => Head::Empty(i),
+            Err(_) => Head::Unknown,
+        }
+    }
+}
+
+/// Scratch state of the walk up through empty nodes.
+struct Walk<'s> {
+    /// Per empty node: on the path being followed.
+    on_path: Vec<bool>,
+    /// Labels from the dependent upwards.
+    labels: Vec<&'s str>,
+    /// (empty node index, next parent to follow).
+    stack: Vec<(usize, usize)>,
 }
 
 impl CollapsedGraph {
@@ -52,27 +88,102 @@ impl CollapsedGraph {
         self.edges.clear();
         self.starts.clear();
         self.starts.push(0);
-        // Labels from the dependent upwards while walking through empty nodes.
-        let mut labels: Vec<&str> = Vec::new();
-        let mut visiting: Vec<NodeId> = Vec::new();
+        self.work = 0;
+        // Incoming edges of each empty node (same index as `sentence.empty_nodes`).
+        let parents: Vec<Vec<(Head, &str)>> = sentence
+            .empty_nodes
+            .iter()
+            .map(|e| {
+                sentence
+                    .deps(e)
+                    .map(|(h, label)| (Head::resolve(sentence, h), label))
+                    .collect()
+            })
+            .collect();
+        let mut walk = Walk {
+            on_path: vec![false; parents.len()],
+            labels: Vec::new(),
+            stack: Vec::new(),
+        };
         for word in &sentence.words {
+            let too_many = |()| TooManyPaths { word: word.id.word };
             for (head, label) in sentence.deps(word) {
-                labels.clear();
-                labels.push(label);
-                if head.is_empty_node() {
-                    visiting.clear();
-                    visiting.push(head);
-                    self.expand(sentence, head, &mut labels, &mut visiting)
-                        .map_err(|()| TooManyPaths { word: word.id.word })?;
-                } else {
-                    self.push_edge(head.word, &labels)
-                        .map_err(|()| TooManyPaths { word: word.id.word })?;
+                walk.labels.clear();
+                walk.labels.push(label);
+                match Head::resolve(sentence, head) {
+                    Head::Node(h) => self.push_edge(h, &walk.labels).map_err(too_many)?,
+                    Head::Empty(e) => self.walk_up(&parents, e, &mut walk).map_err(too_many)?,
+                    Head::Unknown => {}
                 }
             }
             self.remove_duplicates(*self.starts.last().unwrap_or(&0) as usize);
             self.starts.push(self.edges.len() as u32);
         }
         Ok(())
+    }
+
+    /// Emits one edge per path from a word (or the root) down to empty node `start` (an index),
+    /// followed by `walk.labels` (innermost first). Depth-first without recursion, so long
+    /// chains of empty nodes cannot overflow the stack. A parent already on the current path
+    /// would close a cycle among empty nodes, and is skipped.
+    fn walk_up<'s>(
+        &mut self,
+        parents: &[Vec<(Head, &'s str)>],
+        start: usize,
+        walk: &mut Walk<'s>,
+    ) -> Result<(), ()> {
+        // A frame is (empty node, index of its next parent); the top of `walk.labels` is the
+        // label of the edge below the top frame's node.
+        walk.stack.clear();
+        walk.stack.push((start, 0));
+        walk.on_path[start] = true;
+        let result = loop {
+            let Some(top) = walk.stack.last_mut() else {
+                break Ok(());
+            };
+            let (e, next) = *top;
+            let Some(&(parent, label)) = parents[e].get(next) else {
+                walk.stack.pop();
+                walk.on_path[e] = false;
+                walk.labels.pop();
+                continue;
+            };
+            top.1 += 1;
+            if self.spend(1).is_err() {
+                break Err(());
+            }
+            walk.labels.push(label);
+            match parent {
+                Head::Node(h) => {
+                    if self.push_edge(h, &walk.labels).is_err() {
+                        break Err(());
+                    }
+                    walk.labels.pop();
+                }
+                Head::Empty(p) if !walk.on_path[p] => {
+                    walk.on_path[p] = true;
+                    walk.stack.push((p, 0)); // `label` stays pushed until this frame ends.
+                }
+                Head::Empty(_) | Head::Unknown => {
+                    walk.labels.pop();
+                }
+            }
+        };
+        // Leave the scratch state clean even when giving up half-way.
+        for &(e, _) in &walk.stack {
+            walk.on_path[e] = false;
+        }
+        walk.stack.clear();
+        result
+    }
+
+    fn spend(&mut self, units: usize) -> Result<(), ()> {
+        self.work += units;
+        if self.work > MAX_COLLAPSE_WORK {
+            Err(())
+        } else {
+            Ok(())
+        }
     }
 
     /// The official pipeline keeps a *set* of edges per word: the collapse script ignores a
@@ -99,38 +210,10 @@ impl CollapsedGraph {
         edges.truncate(kept);
     }
 
-    /// Emits one edge per path from a word (or the root) down to empty node `empty`, followed by
-    /// `labels` (innermost last). `visiting` holds the empty nodes on the current path: a parent
-    /// already on it would close a cycle among empty nodes, and is skipped.
-    fn expand<'s>(
-        &mut self,
-        sentence: &'s Sentence,
-        empty: NodeId,
-        labels: &mut Vec<&'s str>,
-        visiting: &mut Vec<NodeId>,
-    ) -> Result<(), ()> {
-        let Some(token) = empty_node(sentence, empty) else {
-            return Ok(()); // Cannot happen: the parser checks every DEPS head exists.
-        };
-        for (parent, label) in sentence.deps(token) {
-            labels.push(label);
-            if !parent.is_empty_node() {
-                self.push_edge(parent.word, labels)?;
-            } else if !visiting.contains(&parent) {
-                visiting.push(parent);
-                self.expand(sentence, parent, labels, visiting)?;
-                visiting.pop();
-            }
-            labels.pop();
-        }
-        Ok(())
-    }
-
-    /// Appends the edge `head → current word` whose path is `labels` read from the top down.
+    /// Appends the edge `head → current word` whose path is `labels` read from the top down
+    /// (`labels` holds the innermost label first).
     fn push_edge(&mut self, head: u32, labels: &[&str]) -> Result<(), ()> {
-        if self.edges.len() >= MAX_COLLAPSED_EDGES {
-            return Err(());
-        }
+        self.spend(labels.len())?;
         let start = self.text.len() as u32;
         for (i, label) in labels.iter().rev().enumerate() {
             if i > 0 {
@@ -185,14 +268,6 @@ pub fn universal(label: &str) -> &str {
     label
         .split_once(':')
         .map_or(label, |(universal, _)| universal)
-}
-
-fn empty_node(sentence: &Sentence, id: NodeId) -> Option<&Token> {
-    let i = sentence
-        .empty_nodes
-        .binary_search_by(|t| t.id.cmp(&id))
-        .ok()?;
-    sentence.empty_nodes.get(i)
 }
 
 #[cfg(test)]
@@ -313,6 +388,52 @@ mod tests {
             .map(|&(d, h, p)| (d, h, p.to_string()))
             .collect();
         assert_eq!(collapsed(&s), expected);
+    }
+
+    /// Word 1, then empty nodes 1.1 ..= 1.`n` where 1.k hangs from 1.(k-1) (1.1 from word 1)
+    /// once per label in `labels`, then word 2 hanging from 1.`n`.
+    fn empty_chain(n: usize, labels: &[&str]) -> Sentence {
+        let mut rows: Vec<(String, String, String, String)> =
+            vec![("1".into(), "0".into(), "root".into(), "0:root".into())];
+        for k in 1..=n {
+            let parent = if k == 1 {
+                "1".to_string()
+            } else {
+                format!("1.{}", k - 1)
+            };
+            let deps: Vec<String> = labels.iter().map(|l| format!("{parent}:{l}")).collect();
+            rows.push((format!("1.{k}"), "_".into(), "_".into(), deps.join("|")));
+        }
+        rows.push(("2".into(), "1".into(), "dep".into(), format!("1.{n}:dep")));
+        let rows: Vec<(&str, &str, &str, &str)> = rows
+            .iter()
+            .map(|(a, b, c, d)| (a.as_str(), b.as_str(), c.as_str(), d.as_str()))
+            .collect();
+        sentence(&rows)
+    }
+
+    #[test]
+    fn long_chains_of_empty_nodes_do_not_overflow_the_stack() {
+        let s = empty_chain(100_000, &["conj"]);
+        let mut graph = CollapsedGraph::default();
+        graph.build(&s).unwrap();
+        let edges = graph.edges_into(2);
+        assert_eq!(edges.len(), 1);
+        assert_eq!(
+            graph.path(&edges[0]).len(),
+            "conj>".len() * 100_000 + "dep".len()
+        );
+    }
+
+    #[test]
+    fn exponentially_many_paths_are_refused() {
+        // Every empty node has two parent edges: 2^40 paths from word 1 to word 2.
+        let s = empty_chain(40, &["a", "b"]);
+        let mut graph = CollapsedGraph::default();
+        assert_eq!(graph.build(&s), Err(TooManyPaths { word: 2 }));
+        // The graph is usable again for the next sentence.
+        graph.build(&empty_chain(3, &["a", "b"])).unwrap();
+        assert_eq!(graph.edges_into(2).len(), 8);
     }
 
     #[test]

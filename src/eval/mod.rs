@@ -234,8 +234,8 @@ impl<R> SentenceSource<R> {
             .and_then(|i| self.sentence.words.get(i))
             .map_or(self.sentence.first_line, |w| self.sentence.line_of(w));
         let message = format!(
-            "collapsing empty nodes gives more than {} edges in this sentence",
-            collapse::MAX_COLLAPSED_EDGES
+            "collapsing empty nodes takes more than {} steps in this sentence (too many paths through empty nodes)",
+            collapse::MAX_COLLAPSE_WORK
         );
         EvalError::Parse {
             file: self.name.clone(),

@@ -130,7 +130,8 @@ impl fmt::Display for Report {
 
 /// ELAS and EULAS of one sentence pair, exactly as `iwpt21_xud_eval.py` counts them: every
 /// (gold edge, system edge) pair into the same word with the same head and path is a match, so
-/// duplicates (two system edges with the same universal path) are counted more than once.
+/// for EULAS a gold edge matches twice when two system edges reduce to its universal path (edges
+/// are sets per word after collapsing, so for ELAS each gold edge matches at most once).
 pub fn enhanced_scores(gold: &CollapsedGraph, system: &CollapsedGraph) -> (Score, Score) {
     let edges = |g: &CollapsedGraph| g.edge_count() as u64;
     let mut elas = Score {
@@ -139,22 +140,45 @@ pub fn enhanced_scores(gold: &CollapsedGraph, system: &CollapsedGraph) -> (Score
         correct: 0,
     };
     let mut eulas = elas;
+    let (mut gold_keys, mut system_keys) = (Vec::new(), Vec::new());
     for d in 1..=gold.word_count().min(system.word_count()) as u32 {
-        for g in gold.edges_into(d) {
-            for s in system.edges_into(d) {
-                if g.head != s.head {
-                    continue;
-                }
-                if gold.path(g) == system.path(s) {
-                    elas.correct += 1;
-                    eulas.correct += 1;
-                } else if gold.universal_path(g) == system.universal_path(s) {
-                    eulas.correct += 1;
-                }
+        let (g, s) = (gold.edges_into(d), system.edges_into(d));
+        gold_keys.clear();
+        gold_keys.extend(g.iter().map(|e| (e.head, gold.path(e))));
+        system_keys.clear();
+        system_keys.extend(s.iter().map(|e| (e.head, system.path(e))));
+        elas.correct += matching_pairs(&mut gold_keys, &mut system_keys);
+        gold_keys.clear();
+        gold_keys.extend(g.iter().map(|e| (e.head, gold.universal_path(e))));
+        system_keys.clear();
+        system_keys.extend(s.iter().map(|e| (e.head, system.universal_path(e))));
+        eulas.correct += matching_pairs(&mut gold_keys, &mut system_keys);
+    }
+    (elas, eulas)
+}
+
+/// How many (gold, system) pairs have equal keys, i.e. what the official scorer's nested loop
+/// counts, computed as the sum over keys of gold count × system count in O(n log n) so that
+/// adversarial input with thousands of edges per word cannot make it quadratic.
+fn matching_pairs<K: Ord + Copy>(gold: &mut [K], system: &mut [K]) -> u64 {
+    gold.sort_unstable();
+    system.sort_unstable();
+    let (mut i, mut j, mut pairs) = (0, 0, 0u64);
+    while i < gold.len() && j < system.len() {
+        match gold[i].cmp(&system[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let key = gold[i];
+                let gold_run = gold[i..].iter().take_while(|&&k| k == key).count();
+                let system_run = system[j..].iter().take_while(|&&k| k == key).count();
+                pairs += (gold_run * system_run) as u64;
+                i += gold_run;
+                j += system_run;
             }
         }
     }
-    (elas, eulas)
+    pairs
 }
 
 /// LAS of one sentence pair with aligned words: same HEAD and same universal DEPREL.
@@ -277,6 +301,18 @@ mod tests {
         let gold = sentence(&[("1", "2", "nsubj:pass", "_"), ("2", "0", "root", "_")]);
         let system = sentence(&[("1", "2", "nsubj", "_"), ("2", "0", "root", "_")]);
         assert_eq!(basic_score(&gold, &system).correct, 2);
+    }
+
+    #[test]
+    fn matching_pairs_counts_like_a_nested_loop() {
+        let mut gold = [3, 1, 2, 2, 5];
+        let mut system = [2, 2, 2, 1, 4];
+        let nested = gold
+            .iter()
+            .map(|g| system.iter().filter(|&s| s == g).count() as u64)
+            .sum::<u64>();
+        assert_eq!(matching_pairs(&mut gold, &mut system), nested);
+        assert_eq!(nested, 7);
     }
 
     #[test]
