@@ -257,3 +257,22 @@ fn report_formats() {
     let plain = evaluate_strings(GOLD, GOLD, false).unwrap();
     assert!(plain.to_json().get("phenomena").is_none());
 }
+
+#[test]
+fn too_many_paths_through_empty_nodes_is_an_error_not_a_hang() {
+    // 1.k hangs twice from 1.(k-1): 2^40 paths from word 1 down to word 2.
+    let mut gold = String::from("1\ta\t_\t_\t_\t_\t0\troot\t0:root\t_\n");
+    for k in 1..=40 {
+        let parent = if k == 1 {
+            "1".to_string()
+        } else {
+            format!("1.{}", k - 1)
+        };
+        gold.push_str(&format!(
+            "1.{k}\te\t_\t_\t_\t_\t_\t_\t{parent}:a|{parent}:b\t_\n"
+        ));
+    }
+    gold.push_str("2\tb\t_\t_\t_\t_\t1\tdep\t1.40:dep\t_\n\n");
+    let err = evaluate_strings(&gold, &gold, false).unwrap_err();
+    assert!(err.to_string().starts_with("gold.conllu:42: "), "{err}");
+}
