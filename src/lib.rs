@@ -8,4 +8,5 @@ pub mod graph;
 pub mod rules;
 pub mod engine;
 pub mod pipeline;
+pub mod eval;
 pub mod validate;

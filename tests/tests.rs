@@ -3,4 +3,5 @@
 mod bad_input;
 mod common;
 mod conllu_io;
+mod eval;
 mod validate;

@@ -3,6 +3,7 @@
 
 mod args;
 mod enhance;
+mod eval;
 mod validate;
 
 use anyhow::Result;
@@ -14,7 +15,7 @@ pub fn run() -> Result<ExitCode> {
     let args = Args::parse();
     match args.command {
         Command::Enhance(a) => enhance::run(a),
-        Command::Eval(_a) => anyhow::bail!("eval: not yet wired"),
+        Command::Eval(a) => eval::run(a),
         Command::Validate(a) => validate::run(a),
         Command::Profiles(_a) => anyhow::bail!("profiles: not yet wired"),
     }

@@ -1,0 +1,278 @@
+//! Evaluation: the IWPT 2021 scores against the official scorer's numbers, error reporting, and
+//! the report formats.
+
+use eudify::eval::{evaluate_files, evaluate_readers, EvalError, EvalOptions, Phenomenon, Report};
+use std::path::{Path, PathBuf};
+
+const UD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/ud");
+
+/// The copy baseline of the shared task: DEPS := `HEAD:DEPREL` on every word, no empty nodes.
+fn copy_baseline(gold: &str) -> String {
+    let mut out = String::with_capacity(gold.len());
+    for line in gold.split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        let columns: Vec<&str> = content.split('\t').collect();
+        if columns.len() != 10 || content.starts_with('#') || columns[0].contains('-') {
+            out.push_str(line);
+        } else if columns[0].contains('.') {
+            // Empty node: dropped.
+        } else {
+            let deps = format!("{}:{}", columns[6], columns[7]);
+            let mut columns = columns;
+            columns[8] = &deps;
+            out.push_str(&columns.join("\t"));
+            out.push_str(&line[content.len()..]);
+        }
+    }
+    out
+}
+
+fn dev_file(treebank: &str) -> PathBuf {
+    Path::new(UD).join(treebank).join("dev.conllu")
+}
+
+fn evaluate_strings(gold: &str, system: &str, phenomena: bool) -> Result<Report, EvalError> {
+    let opts = EvalOptions { phenomena };
+    evaluate_readers(
+        "gold.conllu",
+        gold.as_bytes(),
+        "system.conllu",
+        system.as_bytes(),
+        &opts,
+    )
+}
+
+fn baseline_report(treebank: &str, phenomena: bool) -> Report {
+    let gold = std::fs::read_to_string(dev_file(treebank)).unwrap();
+    let system = copy_baseline(&gold);
+    evaluate_strings(&gold, &system, phenomena).unwrap_or_else(|e| panic!("{treebank}: {e}"))
+}
+
+/// ELAS F1 and EULAS F1 of the copy baseline, as the official IWPT 2021 scorer reports them.
+const OFFICIAL_BASELINE: [(&str, f64, f64); 8] = [
+    ("Bulgarian-BTB", 86.11, 97.57),
+    ("Czech-CAC", 75.17, 93.01),
+    ("Dutch-Alpino", 84.50, 97.78),
+    ("Dutch-LassySmall", 82.22, 96.34),
+    ("English-EWT", 85.42, 97.07),
+    ("Latvian-LVTB", 80.44, 94.86),
+    ("Lithuanian-ALKSNIS", 72.33, 95.21),
+    ("Ukrainian-IU", 95.35, 95.40),
+];
+
+#[test]
+fn copy_baseline_matches_the_official_scorer() {
+    let mut failures = Vec::new();
+    for (treebank, elas, eulas) in OFFICIAL_BASELINE {
+        let report = baseline_report(treebank, false);
+        let (got_elas, got_eulas) = (report.elas.f1(), report.eulas.f1());
+        if (got_elas - elas).abs() > 0.01 || (got_eulas - eulas).abs() > 0.01 {
+            failures.push(format!("{treebank}: ELAS {got_elas:.2} (official {elas}), EULAS {got_eulas:.2} (official {eulas})"));
+        }
+        // With gold tokenization and a copied tree, the basic tree is perfect.
+        assert_eq!(report.las.correct, report.las.gold, "{treebank}");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Prints the copy-baseline scores of every dev treebank (`cargo test eval_all -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn eval_all_dev_treebanks_copy_baseline() {
+    let mut names: Vec<String> = std::fs::read_dir(UD)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("dev.conllu").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    println!("| Treebank | ELAS F1 | EULAS F1 | LAS F1 |\n|---|---:|---:|---:|");
+    for name in names {
+        let r = baseline_report(&name, false);
+        println!(
+            "| {name} | {:.2} | {:.2} | {:.2} |",
+            r.elas.f1(),
+            r.eulas.f1(),
+            r.las.f1()
+        );
+    }
+    println!("\n{}", baseline_report("English-EWT", true));
+}
+
+#[test]
+fn identical_files_score_100_everywhere() {
+    let gold = std::fs::read_to_string(dev_file("Czech-CAC")).unwrap();
+    let report = evaluate_strings(&gold, &gold, true).unwrap();
+    for score in [report.elas, report.eulas, report.las] {
+        assert_eq!(
+            (score.precision(), score.recall(), score.f1()),
+            (100.0, 100.0, 100.0)
+        );
+    }
+    let phenomena = report.phenomena.unwrap();
+    for (class, score) in phenomena.iter() {
+        assert_eq!(
+            (score.gold, score.system),
+            (score.correct, score.correct),
+            "{class:?}"
+        );
+    }
+    // Czech-CAC has empty nodes, so the empty-node classes are exercised.
+    assert!(phenomena.get(Phenomenon::EmptyNode).gold > 0);
+    assert!(phenomena.get(Phenomenon::ReplacedByEmptyNode).gold > 0);
+}
+
+#[test]
+fn files_on_disk_are_read_and_missing_files_are_reported() {
+    let path = dev_file("English-EWT");
+    let report = evaluate_files(&path, &path, &EvalOptions::default()).unwrap();
+    assert_eq!(report.elas.f1(), 100.0);
+    assert!(report.phenomena.is_none());
+    let missing = Path::new("/nonexistent/gold.conllu");
+    let err = evaluate_files(missing, &path, &EvalOptions::default()).unwrap_err();
+    assert!(
+        err.to_string().starts_with("/nonexistent/gold.conllu: "),
+        "{err}"
+    );
+}
+
+const GOLD: &str = "# sent_id = a
+# text = He left
+1\tHe\the\tPRON\t_\t_\t2\tnsubj\t2:nsubj\t_
+2\tleft\tleave\tVERB\t_\t_\t0\troot\t0:root\t_
+
+# sent_id = b
+1\tGo\tgo\tVERB\t_\t_\t0\troot\t0:root\t_
+2\thome\thome\tADV\t_\t_\t1\tadvmod\t1:advmod\t_
+
+";
+
+#[test]
+fn sentence_count_mismatch_is_refused_with_the_system_line() {
+    let first_only: String = GOLD.split_inclusive('\n').take(5).collect();
+    let err = evaluate_strings(GOLD, &first_only, false).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("system.conllu:6: system file ends after 1 sentences"),
+        "{err}"
+    );
+    let err = evaluate_strings(&first_only, GOLD, false).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("system.conllu:6: system file has more sentences"),
+        "{err}"
+    );
+}
+
+#[test]
+fn word_count_and_form_mismatches_are_refused() {
+    let extra_word = GOLD.replace(
+        "1\tadvmod\t1:advmod\t_\n",
+        "1\tadvmod\t1:advmod\t_\n3\t!\t!\tPUNCT\t_\t_\t1\tpunct\t1:punct\t_\n",
+    );
+    let err = evaluate_strings(GOLD, &extra_word, false).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "system.conllu:6: sentence 2 (gold sent_id b) has 3 words in the system file but 2 in gold (gold.conllu:6)"
+    );
+    let other_form = GOLD.replace("2\thome\thome", "2\tHome\thome");
+    let err = evaluate_strings(GOLD, &other_form, false).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "system.conllu:8: sentence 2 (gold sent_id b), word 2: FORM 'Home' differs from gold 'home' (gold.conllu:8)"
+    );
+}
+
+#[test]
+fn parse_errors_carry_file_and_line() {
+    let broken = GOLD.replace(
+        "0\troot\t0:root\t_\n\n# sent_id = b",
+        "0\troot\t0:root\n\n# sent_id = b",
+    );
+    let err = evaluate_strings(GOLD, &broken, false).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "system.conllu:4: expected 10 tab-separated columns, found 9"
+    );
+    let err = evaluate_strings(&broken, GOLD, false).unwrap_err();
+    assert!(err.to_string().starts_with("gold.conllu:4: "), "{err}");
+}
+
+#[test]
+fn trailing_blank_lines_and_crlf_do_not_matter() {
+    let system = format!("{}\n\n\n", GOLD.replace('\n', "\r\n"));
+    let report = evaluate_strings(GOLD, &system, false).unwrap();
+    assert_eq!((report.sentences, report.words), (2, 4));
+    assert_eq!(report.elas.f1(), 100.0);
+    let empty = evaluate_strings("", "\n", false).unwrap();
+    assert_eq!((empty.sentences, empty.elas.f1()), (0, 0.0));
+}
+
+#[test]
+fn empty_nodes_are_collapsed_before_scoring() {
+    // Gold attaches "bronze" through an empty node; the system attaches it directly.
+    let gold = "1\tA\t_\t_\t_\t_\t0\troot\t0:root\t_
+2\tgold\t_\t_\t_\t_\t1\tobj\t1:obj\t_
+3\tB\t_\t_\t_\t_\t1\tconj\t3.1:nsubj\t_
+3.1\twon\t_\t_\t_\t_\t_\t_\t1:conj\t_
+4\tbronze\t_\t_\t_\t_\t3\torphan\t3.1:obj\t_
+
+";
+    let system = "1\tA\t_\t_\t_\t_\t0\troot\t0:root\t_
+2\tgold\t_\t_\t_\t_\t1\tobj\t1:obj\t_
+3\tB\t_\t_\t_\t_\t1\tconj\t1:conj>nsubj\t_
+4\tbronze\t_\t_\t_\t_\t3\torphan\t3:orphan\t_
+
+";
+    let report = evaluate_strings(gold, system, true).unwrap();
+    // Gold collapsed: root, obj, 1 -conj>nsubj-> 3, 1 -conj>obj-> 4. System matches three.
+    assert_eq!(
+        (report.elas.gold, report.elas.system, report.elas.correct),
+        (4, 4, 3)
+    );
+    let phenomena = report.phenomena.unwrap();
+    assert_eq!(phenomena.get(Phenomenon::EmptyNode).gold, 3);
+    assert_eq!(phenomena.get(Phenomenon::ReplacedByEmptyNode).gold, 2);
+    assert_eq!(phenomena.get(Phenomenon::Basic).system, 3); // 0→1, 1→2, 3→4 orphan
+}
+
+#[test]
+fn report_formats() {
+    let report = evaluate_strings(GOLD, GOLD, true).unwrap();
+    let json = report.to_json();
+    for metric in ["ELAS", "EULAS", "LAS"] {
+        for key in ["p", "r", "f1"] {
+            assert_eq!(json[metric][key], 100.0, "{metric} {key}");
+        }
+    }
+    assert_eq!(json["phenomena"]["B"]["gold"], 4);
+    assert_eq!(json["phenomena"]["B"]["f1"], 100.0);
+    assert_eq!(json["phenomena"]["M"]["f1"], 0.0);
+    let text = report.to_string();
+    assert!(text.contains("ELAS"), "{text}");
+    assert!(
+        text.lines().any(|l| l.trim_start().starts_with("B basic")),
+        "{text}"
+    );
+    let plain = evaluate_strings(GOLD, GOLD, false).unwrap();
+    assert!(plain.to_json().get("phenomena").is_none());
+}
+
+#[test]
+fn too_many_paths_through_empty_nodes_is_an_error_not_a_hang() {
+    // 1.k hangs twice from 1.(k-1): 2^40 paths from word 1 down to word 2.
+    let mut gold = String::from("1\ta\t_\t_\t_\t_\t0\troot\t0:root\t_\n");
+    for k in 1..=40 {
+        let parent = if k == 1 {
+            "1".to_string()
+        } else {
+            format!("1.{}", k - 1)
+        };
+        gold.push_str(&format!(
+            "1.{k}\te\t_\t_\t_\t_\t_\t_\t{parent}:a|{parent}:b\t_\n"
+        ));
+    }
+    gold.push_str("2\tb\t_\t_\t_\t_\t1\tdep\t1.40:dep\t_\n\n");
+    let err = evaluate_strings(&gold, &gold, false).unwrap_err();
+    assert!(err.to_string().starts_with("gold.conllu:42: "), "{err}");
+}
