@@ -4,6 +4,7 @@
 mod args;
 mod enhance;
 mod eval;
+mod profiles;
 mod validate;
 
 use anyhow::Result;
@@ -17,7 +18,15 @@ pub fn run() -> Result<ExitCode> {
         Command::Enhance(a) => enhance::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Validate(a) => validate::run(a),
-        Command::Profiles(_a) => anyhow::bail!("profiles: not yet wired"),
+        Command::Profiles(a) => profiles::run(a),
+    }
+}
+
+/// The embedded rules, or an edited copy in `dir`.
+fn rule_source(dir: Option<&std::path::Path>) -> Result<eudify::rules::RuleSource> {
+    match dir {
+        None => Ok(eudify::rules::RuleSource::embedded()),
+        Some(dir) => eudify::rules::RuleSource::from_dir(dir).map_err(anyhow::Error::msg),
     }
 }
 

@@ -7,8 +7,10 @@
 //! keeps creating new matches is stopped by a per-sentence step limit with the rule's name.
 
 pub mod compile;
+pub mod examples;
 pub mod matcher;
 pub mod rewrite;
+pub mod trace;
 
 use crate::conllu::{EnhancedLayer, Sentence};
 use crate::graph::{Origin, SentenceGraph};

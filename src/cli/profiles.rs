@@ -1,0 +1,24 @@
+//! `eudify profiles`: one line per profile with what it annotates.
+
+use super::args::ProfilesArgs;
+use super::rule_source;
+use anyhow::{bail, Result};
+use eudify::rules::diagnostic::render_all;
+use eudify::rules::profile::list_profiles;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+pub fn run(args: ProfilesArgs) -> Result<ExitCode> {
+    let source = rule_source(args.rules.as_deref())?;
+    let profiles = match list_profiles(&source) {
+        Ok(profiles) => profiles,
+        Err((sources, diagnostics)) => bail!("{}", render_all(&diagnostics, &sources).trim_end()),
+    };
+    let width = profiles.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    let mut out = io::stdout().lock();
+    for profile in profiles {
+        let extends = profile.extends.map(|e| format!(" (extends {e})")).unwrap_or_default();
+        writeln!(out, "{:<width$}  {}{extends}", profile.name, profile.description)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

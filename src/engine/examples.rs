@@ -1,0 +1,62 @@
+//! Runs the examples rule files carry: each rule alone on its example sentence, then the
+//! listed nodes' DEPS compared with what the example expects.
+
+use super::Enhancer;
+use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
+use crate::graph::SentenceGraph;
+use crate::rules::ast::CheckedExample;
+
+/// The outcome of one example.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExampleResult {
+    /// `(node id, expected DEPS, actual DEPS)` for each listed node that differs.
+    pub mismatches: Vec<(String, String, String)>,
+    /// The whole output sentence, for snapshots and diffs.
+    pub output: String,
+}
+
+impl ExampleResult {
+    pub fn passed(&self) -> bool {
+        self.mismatches.is_empty()
+    }
+}
+
+impl Enhancer {
+    /// Runs rule `rule` (an index into `rules`) alone, to a fixpoint, on `example`.
+    pub fn run_example(&self, rule: usize, example: &CheckedExample) -> Result<ExampleResult, String> {
+        let mut reader = BlockReader::new(example.conllu.as_bytes());
+        let mut block = RawBlock::default();
+        if !reader.read_block(&mut block).map_err(|e| e.to_string())? {
+            return Err("the example has no sentence".to_string());
+        }
+        let sentence = Sentence::parse(block).map_err(|e| format!("example line {}: {}", e.1.line, e.1.message))?;
+        let mut graph = SentenceGraph::from_basic(&sentence);
+        let phase = self.rules[rule].rule.phase.clone();
+        let limit = super::STEPS_FLOOR;
+        self.run_phase(&mut graph, &phase, &[rule], &mut 0, limit).map_err(|e| e.to_string())?;
+        let mut layer = EnhancedLayer::default();
+        graph.write_layer(&mut layer);
+        let mut out = Vec::new();
+        write_sentence(&mut out, &sentence, Some(&layer));
+        let output = String::from_utf8_lossy(&out).into_owned();
+        let actual = deps_by_id(&output);
+        let mut mismatches = Vec::new();
+        for (id, expected) in &example.expect {
+            let got = actual.iter().find(|(i, _)| i == id).map_or("(no such node)".to_string(), |(_, d)| d.clone());
+            if got != *expected {
+                mismatches.push((id.clone(), expected.clone(), got));
+            }
+        }
+        Ok(ExampleResult { mismatches, output })
+    }
+}
+
+/// `(ID, DEPS)` of every word and empty-node line of a CoNLL-U text.
+fn deps_by_id(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            (cols.len() == 10 && NodeId::parse(cols[0]).is_some()).then(|| (cols[0].to_string(), cols[8].to_string()))
+        })
+        .collect()
+}
