@@ -494,6 +494,8 @@ pub struct RuleSet {
     pub lexicons: crate::rules::lexicon::Lexicon,
     /// Every file read, for diagnostics and traces ([`Span::file`] indexes it).
     pub sources: crate::rules::source::SourceMap,
+    /// Warnings found while loading (render them with `sources`).
+    pub warnings: Vec<crate::rules::diagnostic::Diagnostic>,
 }
 
 impl RuleSet {

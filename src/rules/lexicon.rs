@@ -52,12 +52,13 @@ impl Lexicon {
     }
 
     /// Loads `universal` then each named lexicon (`names` may repeat `universal`), collecting every
-    /// error. `at` is where each name was written (profile), for "no such lexicon" errors.
+    /// error; what could be read is returned alongside them. The span with each name is where it
+    /// was written (in a profile), for "no such lexicon" errors.
     pub fn load(
         source: &RuleSource,
         names: &[(String, Option<Span>)],
         sources: &mut SourceMap,
-    ) -> Result<Lexicon, Vec<Diagnostic>> {
+    ) -> (Lexicon, Vec<Diagnostic>) {
         let mut lexicon = Lexicon::default();
         let mut errors = Vec::new();
         let mut todo: Vec<(String, Option<Span>)> = vec![(UNIVERSAL.to_string(), None)];
@@ -82,11 +83,7 @@ impl Lexicon {
             lexicon.add_file(file, name == UNIVERSAL, sources, &mut errors);
             lexicon.loaded.push(name);
         }
-        if errors.is_empty() {
-            Ok(lexicon)
-        } else {
-            Err(errors)
-        }
+        (lexicon, errors)
     }
 
     /// Parses one lexicon file and merges it in. `declares`: the file may introduce new lists.

@@ -7,11 +7,16 @@
 //! from a [`source::RuleSource`] (embedded in the binary, or a directory).
 
 pub mod ast;
+pub mod check;
 pub mod diagnostic;
 pub mod lexicon;
+pub mod load;
+pub mod parser;
 pub mod profile;
 pub mod source;
 
 pub use ast::{CheckedRule, RuleSet};
 pub use diagnostic::{Diagnostic, Severity};
+pub use load::{check_all, load_ruleset, LoadError};
+pub use profile::{list_profiles, resolve_profile};
 pub use source::{RuleSource, SourceMap};

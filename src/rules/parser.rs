@@ -1,0 +1,926 @@
+//! Text → raw AST ([`RuleFile`]) with pest.
+//!
+//! A syntax error stops the file (pest reports the first one, rendered like every other
+//! diagnostic). Errors the grammar cannot express but that need no context — an unknown field
+//! name, an unknown regex flag, an unknown template function — are collected here while the rest
+//! of the file is still built (the offending piece is left out), so that the checker can report
+//! its own errors for the same file in the same run.
+
+use super::ast::*;
+use super::diagnostic::Diagnostic;
+use super::source::SourceMap;
+use pest::error::InputLocation;
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+mod grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "rules/grammar.pest"]
+    pub struct RuleParser;
+}
+
+use grammar::{Rule as R, RuleParser};
+
+/// A parsed file and the errors found while building it. `file` is `None` after a syntax error.
+#[derive(Debug)]
+pub struct Parsed {
+    pub file: Option<RuleFile>,
+    pub errors: Vec<Diagnostic>,
+}
+
+/// Parses file `file` of `sources`.
+pub fn parse_file(sources: &SourceMap, file: FileId) -> Parsed {
+    let Some(source) = sources.get(file) else {
+        return Parsed {
+            file: None,
+            errors: vec![Diagnostic::file_error("", "no such source file")],
+        };
+    };
+    let text = &source.text;
+    match RuleParser::parse(R::file, text) {
+        Err(error) => {
+            let error = error.renamed_rules(friendly_name);
+            let (start, end) = match error.location {
+                InputLocation::Pos(p) => (p, p),
+                InputLocation::Span((s, e)) => (s, e),
+            };
+            let message = format!("syntax error: {}", error.variant.message());
+            let diagnostic = Diagnostic::error(sources.span(file, start, end), message);
+            Parsed {
+                file: None,
+                errors: vec![diagnostic],
+            }
+        }
+        Ok(mut pairs) => {
+            let mut builder = Builder {
+                sources,
+                file,
+                errors: Vec::new(),
+            };
+            let root = pairs.next().expect("the file rule always produces a pair");
+            let rule_file = builder.file(root, &source.path);
+            Parsed {
+                file: Some(rule_file),
+                errors: builder.errors,
+            }
+        }
+    }
+}
+
+/// Names shown in "expected ..." messages.
+fn friendly_name(kind: &R) -> String {
+    let name = match kind {
+        R::EOI => "end of file",
+        R::ident | R::edge_var => "a name",
+        R::phase_decl => "`phase NAME`",
+        R::rule => "`rule NAME { ... }`",
+        R::guard | R::guard_and | R::guard_not | R::guard_contains | R::guard_equals => {
+            "a profile condition"
+        }
+        R::setting => "`profile.SETTING`",
+        R::eq_op => "`==` or `!=`",
+        R::match_block => "`match { ... }`",
+        R::without_block => "`without { ... }`",
+        R::do_block => "`do { ... }`",
+        R::edge_item | R::order_item | R::node_item => "a node, edge or order constraint",
+        R::basic_arrow => "`-[label]->`",
+        R::enhanced_arrow => "`=[label]=>`",
+        R::order_op => "an order operator (`<<`, `<`, `>>`, `>`, `!=`)",
+        R::subtree => "`subtree(NODE)`",
+        R::constraint | R::in_constraint | R::compare_constraint | R::presence_constraint => {
+            "a node constraint such as `upos=NOUN`"
+        }
+        R::cmp_op => "`=`, `!=`, `~=` or `!~=`",
+        R::field | R::field_name => "a field name (form, lemma, upos, xpos, misc or a feature)",
+        R::value_alts | R::bare_value => "a value",
+        R::lexicon_ref => "a lexicon list `@group.list`",
+        R::label_pattern
+        | R::label_alts
+        | R::label_exact
+        | R::label_univ
+        | R::label_any
+        | R::label_any_sub => "a label pattern",
+        R::label_same => "`e.label`",
+        R::label_expr | R::quoted_template | R::bare_template => "a label template",
+        R::template_part => "a `{...}` template part",
+        R::add_action
+        | R::delete_action
+        | R::relabel_action
+        | R::empty_action
+        | R::transfer_action => {
+            "an action (add, delete, relabel, copy, move, `E = empty copy of ...`)"
+        }
+        R::example => "`example { ... } expect { ... }`",
+        R::expect_block => "`expect { ... }`",
+        R::raw_block => "a block of lines `{ ... }` (the `{` ends its line)",
+        R::string => "a quoted string",
+        R::regex => "a regex `/.../`",
+        R::place => "`after` or `before`",
+        R::transfer_mode => "`copy` or `move`",
+        R::direction => "`incoming` or `outgoing`",
+        other => return format!("{other:?}"),
+    };
+    name.to_string()
+}
+
+/// Whether a pair is a keyword token (skipped when reading a rule's arguments).
+fn is_keyword(kind: R) -> bool {
+    matches!(
+        kind,
+        R::kw_phase
+            | R::kw_rule
+            | R::kw_when
+            | R::kw_match
+            | R::kw_without
+            | R::kw_do
+            | R::kw_example
+            | R::kw_expect
+            | R::kw_add
+            | R::kw_delete
+            | R::kw_relabel
+            | R::kw_as
+            | R::kw_empty
+            | R::kw_copy
+            | R::kw_of
+            | R::kw_to
+            | R::kw_matching
+            | R::kw_in
+            | R::kw_not
+            | R::kw_and
+            | R::kw_or
+            | R::kw_subtree
+            | R::kw_profile
+    )
+}
+
+/// The children of a pair, keywords left out.
+fn args(pair: Pair<'_, R>) -> impl Iterator<Item = Pair<'_, R>> {
+    pair.into_inner().filter(|p| !is_keyword(p.as_rule()))
+}
+
+/// Undoes `\x` escapes in quoted strings (`\"` → `"`, `\\` → `\`, `\n` → newline).
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+struct Builder<'s> {
+    sources: &'s SourceMap,
+    file: FileId,
+    errors: Vec<Diagnostic>,
+}
+
+impl<'s> Builder<'s> {
+    fn span(&self, pair: &Pair<'_, R>) -> Span {
+        let s = pair.as_span();
+        self.sources.span(self.file, s.start(), s.end())
+    }
+
+    fn name(&self, pair: &Pair<'_, R>) -> Name {
+        Name {
+            text: pair.as_str().to_string(),
+            span: self.span(pair),
+        }
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.errors.push(Diagnostic::error(span, message));
+    }
+
+    fn file(&mut self, root: Pair<'_, R>, path: &str) -> RuleFile {
+        let mut out = RuleFile {
+            file: self.file,
+            path: path.to_string(),
+            phases: Vec::new(),
+            rules: Vec::new(),
+        };
+        for item in root.into_inner() {
+            match item.as_rule() {
+                R::phase_decl => {
+                    let name = args(item).next().expect("phase name");
+                    out.phases.push(self.name(&name));
+                }
+                R::rule => {
+                    // Before any `phase` line the phase is empty; the checker reports it.
+                    let phase = out.phases.last().cloned().unwrap_or_else(|| Name {
+                        text: String::new(),
+                        span: self.span(&item),
+                    });
+                    let rule = self.rule(item, phase);
+                    out.rules.push(rule);
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn rule(&mut self, pair: Pair<'_, R>, phase: Name) -> Rule {
+        let span = self.span(&pair);
+        let mut inner = args(pair);
+        let name = self.name(&inner.next().expect("rule name"));
+        let mut rule = Rule {
+            name,
+            file: self.file,
+            span,
+            phase,
+            guard: None,
+            pattern: Pattern::default(),
+            withouts: Vec::new(),
+            actions: Vec::new(),
+            examples: Vec::new(),
+        };
+        for part in inner {
+            match part.as_rule() {
+                R::guard => rule.guard = Some(self.guard(part)),
+                R::match_block => rule.pattern = self.pattern(part),
+                R::without_block => rule.withouts.push(self.pattern(part)),
+                R::do_block => {
+                    for action in args(part) {
+                        if let Some(action) = self.action(action) {
+                            rule.actions.push(action);
+                        }
+                    }
+                }
+                R::example => rule.examples.push(self.example(part)),
+                _ => {}
+            }
+        }
+        rule
+    }
+
+    // ---- guards ---------------------------------------------------------------------------
+
+    fn guard(&mut self, pair: Pair<'_, R>) -> Guard {
+        let span = self.span(&pair);
+        let kind = pair.as_rule();
+        let negated = pair.clone().into_inner().any(|p| p.as_rule() == R::kw_not);
+        let mut children: Vec<Pair<'_, R>> = args(pair).collect();
+        let guard_kind = match kind {
+            R::guard | R::guard_and => {
+                if children.len() == 1 {
+                    return self.guard(children.pop().expect("one child"));
+                }
+                let parts = children.into_iter().map(|c| self.guard(c)).collect();
+                if kind == R::guard {
+                    GuardKind::Or(parts)
+                } else {
+                    GuardKind::And(parts)
+                }
+            }
+            R::guard_not => {
+                let child = children.pop().expect("operand");
+                let inner = self.guard(child);
+                if negated {
+                    GuardKind::Not(Box::new(inner))
+                } else {
+                    return inner;
+                }
+            }
+            R::guard_contains => {
+                let value = unescape(children[0].clone().into_inner().as_str());
+                let setting = self.setting_name(children[1].clone());
+                GuardKind::Contains { setting, value }
+            }
+            R::guard_equals => {
+                let setting = self.setting_name(children[0].clone());
+                let value = unescape(children[2].clone().into_inner().as_str());
+                let equals = GuardKind::Equals { setting, value };
+                if children[1].as_str() == "!=" {
+                    GuardKind::Not(Box::new(Guard { kind: equals, span }))
+                } else {
+                    equals
+                }
+            }
+            R::setting => {
+                // The pair itself is the setting (reached through guard_not's atom).
+                let name = Name {
+                    text: children.pop().expect("setting name").as_str().to_string(),
+                    span,
+                };
+                GuardKind::Setting(name)
+            }
+            _ => unreachable!("not a guard: {kind:?}"),
+        };
+        Guard {
+            kind: guard_kind,
+            span,
+        }
+    }
+
+    /// `profile.NAME` → `NAME` (span covering `profile.NAME`).
+    fn setting_name(&self, pair: Pair<'_, R>) -> Name {
+        let span = self.span(&pair);
+        let name = args(pair).next().expect("setting name");
+        Name {
+            text: name.as_str().to_string(),
+            span,
+        }
+    }
+
+    // ---- patterns -------------------------------------------------------------------------
+
+    fn pattern(&mut self, pair: Pair<'_, R>) -> Pattern {
+        let mut pattern = Pattern {
+            span: self.span(&pair),
+            ..Pattern::default()
+        };
+        for item in args(pair) {
+            match item.as_rule() {
+                R::node_item => {
+                    let span = self.span(&item);
+                    let mut inner = item.into_inner();
+                    let var = self.name(&inner.next().expect("node name"));
+                    let constraints = inner.filter_map(|c| self.constraint(c)).collect();
+                    pattern.nodes.push(NodeDecl {
+                        var,
+                        constraints,
+                        span,
+                    });
+                }
+                R::edge_item => {
+                    if let Some(edge) = self.edge(item) {
+                        pattern.edges.push(edge);
+                    }
+                }
+                R::order_item => {
+                    if let Some(order) = self.order(item) {
+                        pattern.order.push(order);
+                    }
+                }
+                _ => {}
+            }
+        }
+        pattern
+    }
+
+    fn edge(&mut self, pair: Pair<'_, R>) -> Option<EdgePattern> {
+        let span = self.span(&pair);
+        let mut var = None;
+        let mut nodes = Vec::new();
+        let mut arrow = None;
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                R::edge_var => var = Some(self.name(&child)),
+                R::ident => nodes.push(self.name(&child)),
+                R::basic_arrow | R::enhanced_arrow => arrow = Some(child),
+                _ => {}
+            }
+        }
+        let arrow = arrow?;
+        let layer = if arrow.as_rule() == R::basic_arrow {
+            Layer::Basic
+        } else {
+            Layer::Enhanced
+        };
+        let mut negated = false;
+        let mut label = None;
+        for child in arrow.into_inner() {
+            match child.as_rule() {
+                R::neg => negated = true,
+                R::label_pattern => label = self.label_pattern(child),
+                _ => {}
+            }
+        }
+        let (to, from) = (nodes.pop()?, nodes.pop()?);
+        Some(EdgePattern {
+            var,
+            from,
+            to,
+            layer,
+            label: label?,
+            negated,
+            span,
+        })
+    }
+
+    fn order(&mut self, pair: Pair<'_, R>) -> Option<OrderConstraint> {
+        let span = self.span(&pair);
+        let mut operands = Vec::new();
+        let mut op = "";
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                R::ident => operands.push(OrderOperand::Node(self.name(&child))),
+                R::subtree => {
+                    let node = args(child).next().expect("subtree node");
+                    operands.push(OrderOperand::Subtree(self.name(&node)));
+                }
+                R::order_op => op = child.as_str(),
+                _ => {}
+            }
+        }
+        let right = operands.pop()?;
+        let left = operands.pop()?;
+        Some(match op {
+            "<<" => OrderConstraint::Before {
+                left,
+                right,
+                immediately: false,
+                span,
+            },
+            "<" => OrderConstraint::Before {
+                left,
+                right,
+                immediately: true,
+                span,
+            },
+            ">>" => OrderConstraint::Before {
+                left: right,
+                right: left,
+                immediately: false,
+                span,
+            },
+            ">" => OrderConstraint::Before {
+                left: right,
+                right: left,
+                immediately: true,
+                span,
+            },
+            _ => match (left, right) {
+                (OrderOperand::Node(a), OrderOperand::Node(b)) => {
+                    OrderConstraint::Distinct { a, b, span }
+                }
+                _ => {
+                    self.error(span, "`!=` compares two nodes, not subtrees");
+                    return None;
+                }
+            },
+        })
+    }
+
+    fn constraint(&mut self, pair: Pair<'_, R>) -> Option<Constraint> {
+        let span = self.span(&pair);
+        let pair = pair.into_inner().next().expect("constraint kind");
+        let kind = pair.as_rule();
+        let mut field = None;
+        let mut negated = false;
+        let mut op = "";
+        let mut test = None;
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                R::field => field = Some(child),
+                R::neg | R::kw_not => negated = true,
+                R::cmp_op => op = child.as_str(),
+                R::lexicon_ref => {
+                    let path = child.clone().into_inner().as_str().to_string();
+                    test = Some(ValueTest::InLexicon(LexiconRef {
+                        path,
+                        span: self.span(&child),
+                    }));
+                }
+                R::regex => {
+                    test = self
+                        .regex(child, op.contains('~'))
+                        .map(|(pattern, ci, span)| ValueTest::Regex {
+                            pattern,
+                            case_insensitive: ci,
+                            span,
+                        })
+                }
+                R::value_alts => {
+                    let values = child
+                        .into_inner()
+                        .map(|v| match v.as_rule() {
+                            R::string => unescape(v.into_inner().as_str()),
+                            _ => v.as_str().to_string(),
+                        })
+                        .collect();
+                    test = Some(ValueTest::Equals {
+                        values,
+                        case_insensitive: op.contains('~'),
+                    });
+                }
+                _ => {}
+            }
+        }
+        if kind == R::compare_constraint {
+            negated = op.starts_with('!');
+        }
+        if kind == R::presence_constraint {
+            test = Some(ValueTest::Present);
+        }
+        let field_pair = field?;
+        let field_span = self.span(&field_pair);
+        let field = self.field(field_pair)?;
+        Some(Constraint {
+            field,
+            test: test?,
+            negated,
+            span,
+            field_span,
+        })
+    }
+
+    /// A field name: `form lemma upos xpos misc misc.Key` (upper-case aliases FORM ... MISC), or
+    /// a feature `[A-Z][A-Za-z0-9]*` with an optional layer `[psor]`.
+    fn field(&mut self, pair: Pair<'_, R>) -> Option<Field> {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        let name = inner.next().expect("field name").as_str();
+        let key = inner.next().map(|k| k.as_str().to_string());
+        let column = match name {
+            "form" | "FORM" => Some(Field::Form),
+            "lemma" | "LEMMA" => Some(Field::Lemma),
+            "upos" | "UPOS" => Some(Field::Upos),
+            "xpos" | "XPOS" => Some(Field::Xpos),
+            "misc" | "MISC" => return Some(Field::Misc(key)),
+            _ => None,
+        };
+        if key.is_some() {
+            self.error(
+                span,
+                format!("only `misc` has attributes (`misc.Key`), not `{name}`"),
+            );
+            return None;
+        }
+        if let Some(column) = column {
+            return Some(column);
+        }
+        let first = name.chars().next().unwrap_or('a');
+        if first.is_ascii_uppercase() {
+            if name.contains('_') {
+                self.error(span, format!("invalid feature name `{name}`: features are written like `Case`, `PronType`, `Number[psor]`"));
+                return None;
+            }
+            return Some(Field::Feature(name.to_string()));
+        }
+        let mut diagnostic = Diagnostic::error(span, format!("unknown field `{name}`"));
+        let known = ["form", "lemma", "upos", "xpos", "misc"];
+        diagnostic = match super::check::closest(name, known.iter().copied()) {
+            Some(suggestion) => diagnostic.with_note(format!("did you mean `{suggestion}`?")),
+            None => diagnostic.with_note(
+                "fields are form, lemma, upos, xpos, misc, misc.Key, or a feature such as Case",
+            ),
+        };
+        self.errors.push(diagnostic);
+        None
+    }
+
+    /// `/body/flags` → (pattern with `\/` unescaped, case-insensitive, span).
+    fn regex(&mut self, pair: Pair<'_, R>, force_ci: bool) -> Option<(String, bool, Span)> {
+        let span = self.span(&pair);
+        let mut body = "";
+        let mut flags = "";
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                R::regex_body => body = child.as_str(),
+                R::regex_flags => flags = child.as_str(),
+                _ => {}
+            }
+        }
+        match flags {
+            "" | "i" => Some((body.replace("\\/", "/"), force_ci || flags == "i", span)),
+            _ => {
+                self.error(
+                    span,
+                    format!("unknown regex flag `{flags}` (only `i`, case-insensitive, exists)"),
+                );
+                None
+            }
+        }
+    }
+
+    // ---- labels ---------------------------------------------------------------------------
+
+    fn label_pattern(&mut self, pair: Pair<'_, R>) -> Option<LabelPattern> {
+        let span = self.span(&pair);
+        let mut negated = false;
+        let mut inner = None;
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                R::neg => negated = true,
+                R::label_alts => inner = self.label_alts(child),
+                _ => {}
+            }
+        }
+        let inner = inner?;
+        Some(if negated {
+            LabelPattern::Not {
+                inner: Box::new(inner),
+                span,
+            }
+        } else {
+            inner
+        })
+    }
+
+    fn label_alts(&mut self, pair: Pair<'_, R>) -> Option<LabelPattern> {
+        let span = self.span(&pair);
+        let mut options = Vec::new();
+        for atom in pair.into_inner() {
+            let atom_span = self.span(&atom);
+            let option = match atom.as_rule() {
+                R::label_alts => self.label_alts(atom),
+                R::regex => {
+                    self.regex(atom, false)
+                        .map(|(pattern, ci, span)| LabelPattern::Regex {
+                            pattern: if ci {
+                                format!("(?i){pattern}")
+                            } else {
+                                pattern
+                            },
+                            span,
+                        })
+                }
+                R::label_same => {
+                    let edge = self.name(&atom.into_inner().next().expect("edge variable"));
+                    Some(LabelPattern::SameLabel {
+                        edge,
+                        span: atom_span,
+                    })
+                }
+                R::label_any_sub => {
+                    let sub = atom.into_inner().as_str().to_string();
+                    Some(LabelPattern::Subtype {
+                        sub,
+                        span: atom_span,
+                    })
+                }
+                R::label_any => Some(LabelPattern::Any { span: atom_span }),
+                R::label_univ => {
+                    let univ = atom.into_inner().as_str().to_string();
+                    Some(LabelPattern::Universal {
+                        univ,
+                        span: atom_span,
+                    })
+                }
+                R::label_exact => Some(LabelPattern::Exact {
+                    label: atom.as_str().to_string(),
+                    span: atom_span,
+                }),
+                _ => None,
+            };
+            options.push(option?);
+        }
+        if options.len() == 1 {
+            options.pop()
+        } else {
+            Some(LabelPattern::Alternatives { options, span })
+        }
+    }
+
+    fn label_expr(&mut self, pair: Pair<'_, R>) -> LabelExpr {
+        let span = self.span(&pair);
+        let template = pair.into_inner().next().expect("template");
+        let quoted = template.as_rule() == R::quoted_template;
+        let mut parts = Vec::new();
+        for child in template.into_inner() {
+            let part_span = self.span(&child);
+            match child.as_rule() {
+                R::quoted_text | R::bare_text => {
+                    let text = if quoted {
+                        unescape(child.as_str())
+                    } else {
+                        child.as_str().to_string()
+                    };
+                    parts.push(LabelPart {
+                        value: PartValue::Literal(text),
+                        optional: false,
+                        guard: None,
+                        span: part_span,
+                    });
+                }
+                R::template_part => {
+                    if let Some(part) = self.template_part(child) {
+                        parts.push(part);
+                    }
+                }
+                _ => {}
+            }
+        }
+        LabelExpr { parts, span }
+    }
+
+    fn template_part(&mut self, pair: Pair<'_, R>) -> Option<LabelPart> {
+        let span = self.span(&pair);
+        let mut optional = false;
+        let mut guard = None;
+        let mut value = None;
+        for child in args(pair) {
+            match child.as_rule() {
+                R::optional_mark => optional = true,
+                R::guard => guard = Some(self.guard(child)),
+                R::string => {
+                    value = Some(PartValue::Literal(unescape(child.into_inner().as_str())))
+                }
+                R::setting => value = Some(PartValue::Setting(self.setting_name(child))),
+                R::edge_part => {
+                    let child_span = self.span(&child);
+                    let mut inner = child.into_inner();
+                    let edge = self.name(&inner.next().expect("edge variable"));
+                    let part = match inner.next().expect("edge field").as_str() {
+                        "label" => EdgeLabelPart::Label,
+                        "univ" => EdgeLabelPart::Univ,
+                        "sub" => EdgeLabelPart::Sub,
+                        other => {
+                            self.error(
+                                child_span,
+                                format!(
+                                    "unknown edge part `{other}`: use `label`, `univ` or `sub`"
+                                ),
+                            );
+                            return None;
+                        }
+                    };
+                    value = Some(PartValue::Edge { edge, part });
+                }
+                R::part_call => value = Some(self.part_call(child)?),
+                _ => {}
+            }
+        }
+        Some(LabelPart {
+            value: value?,
+            optional,
+            guard,
+            span,
+        })
+    }
+
+    /// `lemma(N)`, `form(N)`, `marker(N)`, `feat(N, Feature)`.
+    fn part_call(&mut self, pair: Pair<'_, R>) -> Option<PartValue> {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        let function = inner.next().expect("function name").as_str().to_string();
+        let arguments: Vec<Name> = inner.map(|a| self.name(&a)).collect();
+        let arity = if function == "feat" { 2 } else { 1 };
+        let known = ["lemma", "form", "marker", "feat"];
+        if !known.contains(&function.as_str()) {
+            let mut d = Diagnostic::error(span, format!("unknown template function `{function}`"));
+            d = d.with_note("template parts are {e.label}, {e.univ}, {e.sub}, {lemma(N)}, {form(N)}, {marker(N)}, {feat(N, Feature)}, {profile.SETTING}, {\"text\"}");
+            self.errors.push(d);
+            return None;
+        }
+        if arguments.len() != arity {
+            let expected = if arity == 2 {
+                "a node and a feature name"
+            } else {
+                "one node"
+            };
+            self.error(
+                span,
+                format!(
+                    "`{function}` takes {expected}, not {} argument(s)",
+                    arguments.len()
+                ),
+            );
+            return None;
+        }
+        let mut arguments = arguments.into_iter();
+        let node = arguments.next().expect("arity checked");
+        Some(match function.as_str() {
+            "lemma" => PartValue::Lemma(node),
+            "form" => PartValue::Form(node),
+            "marker" => PartValue::Marker(node),
+            _ => PartValue::Feature {
+                node,
+                feature: arguments.next().expect("arity checked"),
+            },
+        })
+    }
+
+    // ---- actions --------------------------------------------------------------------------
+
+    fn action(&mut self, pair: Pair<'_, R>) -> Option<Action> {
+        let span = self.span(&pair);
+        let action_rule = pair.as_rule();
+        let children: Vec<Pair<'_, R>> = args(pair).collect();
+        let name = |b: &Self, i: usize| b.name(&children[i]);
+        let kind = match action_rule {
+            R::add_action => ActionKind::AddEdge {
+                from: name(self, 0),
+                label: self.label_expr(children[1].clone()),
+                to: name(self, 2),
+            },
+            R::delete_action => ActionKind::DeleteEdge {
+                from: name(self, 0),
+                label: self.label_pattern(children[1].clone())?,
+                to: name(self, 2),
+            },
+            R::relabel_action => ActionKind::Relabel {
+                from: name(self, 0),
+                label: self.label_pattern(children[1].clone())?,
+                to: name(self, 2),
+                new_label: self.label_expr(children[3].clone()),
+            },
+            R::empty_action => ActionKind::AddEmptyNode {
+                var: name(self, 0),
+                copy_of: name(self, 1),
+                place: if children[2].as_str() == "after" {
+                    Place::After
+                } else {
+                    Place::Before
+                },
+                anchor: name(self, 3),
+            },
+            R::transfer_action => ActionKind::TransferEdges {
+                mode: if children[0].as_str() == "copy" {
+                    TransferMode::Copy
+                } else {
+                    TransferMode::Move
+                },
+                direction: if children[1].as_str() == "incoming" {
+                    Direction::Incoming
+                } else {
+                    Direction::Outgoing
+                },
+                from: name(self, 2),
+                to: name(self, 3),
+                matching: match children.get(4) {
+                    Some(p) => Some(self.label_pattern(p.clone())?),
+                    None => None,
+                },
+            },
+            _ => return None,
+        };
+        Some(Action { kind, span })
+    }
+
+    // ---- examples -------------------------------------------------------------------------
+
+    fn example(&mut self, pair: Pair<'_, R>) -> Example {
+        let span = self.span(&pair);
+        let mut example = Example {
+            conllu: String::new(),
+            source_lines: Vec::new(),
+            expects: Vec::new(),
+            span,
+        };
+        for child in args(pair) {
+            match child.as_rule() {
+                R::raw_block => {
+                    for line in child.into_inner() {
+                        let text = line.as_str().trim();
+                        if text.is_empty() {
+                            continue;
+                        }
+                        let columns: Vec<&str> = if text.starts_with('#') {
+                            vec![text]
+                        } else if text.contains('\t') {
+                            // Tab-separated: runs of tabs (alignment) separate columns.
+                            text.split('\t')
+                                .map(str::trim)
+                                .filter(|c| !c.is_empty())
+                                .collect()
+                        } else {
+                            text.split_whitespace().collect()
+                        };
+                        example.conllu.push_str(&columns.join("\t"));
+                        example.conllu.push('\n');
+                        example.source_lines.push(self.span(&line).line);
+                    }
+                }
+                R::expect_block => example.expects.push(self.expectation(child)),
+                _ => {}
+            }
+        }
+        example
+    }
+
+    fn expectation(&mut self, pair: Pair<'_, R>) -> Expectation {
+        let span = self.span(&pair);
+        let mut expectation = Expectation {
+            guard: None,
+            lines: Vec::new(),
+            span,
+        };
+        for child in args(pair) {
+            match child.as_rule() {
+                R::guard => expectation.guard = Some(self.guard(child)),
+                R::raw_block => {
+                    for line in child.into_inner() {
+                        let raw = line.as_str();
+                        let text = raw.trim();
+                        if text.is_empty() || text.starts_with('#') {
+                            continue;
+                        }
+                        let start = line.as_span().start() + (raw.len() - raw.trim_start().len());
+                        let line_span = self.sources.span(self.file, start, start + text.len());
+                        let mut words = text.split_whitespace();
+                        let id = words.next().unwrap_or_default().to_string();
+                        let deps = words.collect::<Vec<_>>().join(" ");
+                        expectation.lines.push(ExpectLine {
+                            id,
+                            deps,
+                            span: line_span,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        expectation
+    }
+}
