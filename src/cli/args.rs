@@ -20,6 +20,33 @@ pub enum Command {
     Validate(ValidateArgs),
     /// List the profiles, one line each with what it annotates.
     Profiles(ProfilesArgs),
+    /// Check every rule file, lexicon and profile; report every error with file:line:col.
+    Check(RulesArgs),
+    /// Run the examples that rule files carry and show a diff for each failure.
+    Test(RulesArgs),
+    /// For each enhanced edge, the rule that created or last changed it (or "basic").
+    Explain(ExplainArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RulesArgs {
+    /// Rules folder to use instead of the embedded rules.
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ExplainArgs {
+    /// UD language or treebank code, or a profile name.
+    #[arg(short, long, default_value = "universal")]
+    pub lang: String,
+    /// Rules folder to use instead of the embedded rules.
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// Only the sentence with this `# sent_id`.
+    #[arg(long, value_name = "ID")]
+    pub sent_id: Option<String>,
+    pub file: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]

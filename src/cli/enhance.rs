@@ -2,14 +2,14 @@
 
 use super::args::{EnhanceArgs, OnErrorArg};
 use anyhow::{Context, Result};
-use eudify::engine::Enhancer;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
 use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
 
 pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
-    let enhancer = Enhancer::basic();
+    let source = super::rule_source(args.rules.as_deref())?;
+    let enhancer = super::load_enhancer(&source, &args.lang)?;
     let options = PipelineOptions {
         threads: args.threads.unwrap_or(0),
         on_error: match args.on_error {

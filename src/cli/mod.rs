@@ -2,7 +2,10 @@
 //! every failure comes back as an error whose message is what the user sees.
 
 mod args;
+mod check;
 mod enhance;
+mod explain;
+mod test;
 mod eval;
 mod profiles;
 mod validate;
@@ -19,6 +22,9 @@ pub fn run() -> Result<ExitCode> {
         Command::Eval(a) => eval::run(a),
         Command::Validate(a) => validate::run(a),
         Command::Profiles(a) => profiles::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Test(a) => test::run(a),
+        Command::Explain(a) => explain::run(a),
     }
 }
 
@@ -28,6 +34,17 @@ fn rule_source(dir: Option<&std::path::Path>) -> Result<eudify::rules::RuleSourc
         None => Ok(eudify::rules::RuleSource::embedded()),
         Some(dir) => eudify::rules::RuleSource::from_dir(dir).map_err(anyhow::Error::msg),
     }
+}
+
+/// The enhancer for `--lang CODE`: the profile it resolves to (with a warning on stderr when
+/// it falls back), its rules loaded and checked.
+fn load_enhancer(source: &eudify::rules::RuleSource, code: &str) -> Result<eudify::engine::Enhancer> {
+    let (profile, warning) = eudify::rules::resolve_profile(source, code);
+    if let Some(warning) = warning {
+        eprintln!("warning: {warning}");
+    }
+    let rule_set = eudify::rules::load_ruleset(source, &profile).map_err(|e| anyhow::anyhow!("{}", e.render().trim_end()))?;
+    Ok(eudify::engine::Enhancer::new(&rule_set))
 }
 
 /// Whether an error comes from writing to a closed pipe, anywhere in its chain.

@@ -1,0 +1,47 @@
+//! `eudify test`: run every example of every rule, under every profile that includes the rule.
+
+use super::args::RulesArgs;
+use super::rule_source;
+use anyhow::{anyhow, Result};
+use eudify::engine::Enhancer;
+use eudify::rules::{list_profiles, load_ruleset};
+use std::collections::HashSet;
+use std::process::ExitCode;
+
+pub fn run(args: RulesArgs) -> Result<ExitCode> {
+    let source = rule_source(args.rules.as_deref())?;
+    let profiles = list_profiles(&source).map_err(|(sources, d)| anyhow!("{}", eudify::rules::diagnostic::render_all(&d, &sources)))?;
+    let (mut passed, mut failed) = (0, 0);
+    // The same rule and expectations under two profiles is one test.
+    let mut seen = HashSet::new();
+    for profile in profiles {
+        let rule_set = load_ruleset(&source, &profile.name).map_err(|e| anyhow!("{}", e.render().trim_end()))?;
+        let enhancer = Enhancer::new(&rule_set);
+        for (index, compiled) in enhancer.rules.iter().enumerate() {
+            let rule = &compiled.rule;
+            for example in &rule.examples {
+                let key = (rule.path.clone(), rule.name.clone(), example.span.start, example.expect.clone());
+                if !seen.insert(key) {
+                    continue;
+                }
+                let place = format!("{}:{}: rule {} (profile {})", rule.path, example.span.line, rule.name, profile.name);
+                match enhancer.run_example(index, example) {
+                    Ok(result) if result.passed() => passed += 1,
+                    Ok(result) => {
+                        failed += 1;
+                        println!("FAIL {place}");
+                        for (id, expected, actual) in &result.mismatches {
+                            println!("  node {id}\n  - expected {expected}\n  + actual   {actual}");
+                        }
+                    }
+                    Err(message) => {
+                        failed += 1;
+                        println!("FAIL {place}: {message}");
+                    }
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
