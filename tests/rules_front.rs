@@ -307,3 +307,48 @@ fn never_panics_on_damaged_input() {
         }
     }
 }
+
+/// Every construct of docs/rule-language.md parses and checks.
+#[test]
+fn documented_syntax_checks() {
+    let text = r#"
+phase demo
+rule everything when not profile.case_feature and (profile.conj_subtype or "case" in profile.annotates) {
+  match {
+    e: H -[obl:*|nmod:tmod|*:pass|/^x/]-> N;  H =[e.label]=> N;  N -[!(case|mark)]-> C;
+    N [upos=NOUN|PROPN, lemma!=be, form~=Which, xpos!~=X, lemma=/^(wh|th)/, form=/which/i,
+       lemma !in @control.object, PronType, !Number, Case=Gen, Number[psor]=Sing,
+       misc.SpaceAfter=No, misc=/Foo/, LEMMA="that one"];
+    A !-[obj]-> N;  A !=[obj]=> N;  A << N;  A < subtree(N);  N >> A;  C > A;  A != C;
+  }
+  without { N -[case]-> C2;  C2 << C; }
+  without { H [upos=VERB]; }
+  do {
+    add H =[{profile.xsubj_label}]=> N;
+    add H =[conj{?lemma(C)}]=> N;
+    relabel H =[e.label]=> N as "{e.univ}:{marker(C)}{?feat(N, Case) when profile.case_feature}{e.sub}{form(C)}{"x" when profile.conj_subtype}";
+    delete H =[obl:*]=> N;
+    E = empty copy of H after N;
+    F = empty copy of H before A;
+    copy incoming of N to E matching obl:*;
+    copy outgoing of N to E;
+    move incoming of A to F matching !punct;
+    move outgoing of A to F;
+    add E =[dep]=> F;
+  }
+  example {
+    # text = a b
+    1 a a NOUN _ _ 0 root _ _
+    2 b b NOUN _ _ 1 nmod _ _
+  } expect {
+    2	1:nmod
+    2.1	_
+  } expect when profile.case_feature {
+    1	0:root
+  }
+}
+"#;
+    if let Err(e) = check_text("doc.rules", text, &embedded_lexicon()) {
+        panic!("{}", e.render());
+    }
+}
