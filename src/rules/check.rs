@@ -49,8 +49,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -998,7 +998,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                         None
                     }
                     (None, _) => {
-                        self.diagnostics.push(unknown_setting(&name));
+                        self.diagnostics.push(unknown_setting(name));
                         None
                     }
                 },
@@ -1289,7 +1289,7 @@ fn value_passes(test: &FieldTest, value: &str) -> bool {
         } => {
             if *case_insensitive {
                 let lower = value.to_lowercase();
-                values.iter().any(|v| *v == lower)
+                values.contains(&lower)
             } else {
                 values.iter().any(|v| v == value)
             }
