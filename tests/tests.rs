@@ -4,4 +4,5 @@ mod bad_input;
 mod common;
 mod conllu_io;
 mod eval;
+mod rules_front;
 mod validate;

@@ -459,7 +459,7 @@ pub struct Expectation {
     pub span: Span,
 }
 
-/// `2	3:obl:in|5:conj` — node ID and its full expected DEPS value (`_` for none).
+/// `2  3:obl:in|5:conj` — node ID and its full expected DEPS value (`_` for none).
 #[derive(Clone, Debug)]
 pub struct ExpectLine {
     /// `2` or `4.1`, as written.

@@ -29,31 +29,41 @@ pub const UPOS_TAGS: &[&str] = &[
     "PUNCT", "SCONJ", "SYM", "VERB", "X",
 ];
 
-/// The candidate closest to `name` by edit distance, if close enough to be a likely typo.
+/// The candidate closest to `name` by edit distance (a transposition counts as one edit), if
+/// close enough to be a likely typo. Names shorter than three characters get no suggestion:
+/// every one-letter variable is one edit away from every other.
 pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let limit = name.chars().count() / 3;
     candidates
         .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, _)| *d <= limit)
+        .filter(|(d, _)| *d <= limit && *d > 0)
         .min_by_key(|(d, c)| (*d, *c))
         .map(|(_, c)| c)
 }
 
+/// Optimal string alignment distance.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 /// Whether `label` is a well-formed dependency label: `univ(:sub)*`, each part letters, digits
@@ -988,7 +998,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                         None
                     }
                     (None, _) => {
-                        self.diagnostics.push(unknown_setting(&name));
+                        self.diagnostics.push(unknown_setting(name));
                         None
                     }
                 },
@@ -1279,7 +1289,7 @@ fn value_passes(test: &FieldTest, value: &str) -> bool {
         } => {
             if *case_insensitive {
                 let lower = value.to_lowercase();
-                values.iter().any(|v| *v == lower)
+                values.contains(&lower)
             } else {
                 values.iter().any(|v| v == value)
             }

@@ -9,7 +9,7 @@
 use super::ast::*;
 use super::diagnostic::Diagnostic;
 use super::source::SourceMap;
-use pest::error::InputLocation;
+use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 use pest::Parser as _;
 
@@ -39,12 +39,11 @@ pub fn parse_file(sources: &SourceMap, file: FileId) -> Parsed {
     let text = &source.text;
     match RuleParser::parse(R::file, text) {
         Err(error) => {
-            let error = error.renamed_rules(friendly_name);
             let (start, end) = match error.location {
                 InputLocation::Pos(p) => (p, p),
                 InputLocation::Span((s, e)) => (s, e),
             };
-            let message = format!("syntax error: {}", error.variant.message());
+            let message = format!("syntax error: {}", syntax_message(&error.variant));
             let diagnostic = Diagnostic::error(sources.span(file, start, end), message);
             Parsed {
                 file: None,
@@ -67,6 +66,42 @@ pub fn parse_file(sources: &SourceMap, file: FileId) -> Parsed {
     }
 }
 
+/// "expected A, B or C" with friendly names, each once.
+fn syntax_message(variant: &ErrorVariant<R>) -> String {
+    match variant {
+        ErrorVariant::CustomError { message } => message.clone(),
+        ErrorVariant::ParsingError {
+            positives,
+            negatives,
+        } => {
+            let list = |rules: &[R]| {
+                let mut names: Vec<String> = Vec::new();
+                for kind in rules {
+                    let name = friendly_name(kind);
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                match names.split_last() {
+                    None => String::new(),
+                    Some((last, [])) => last.clone(),
+                    Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                }
+            };
+            match (positives.is_empty(), negatives.is_empty()) {
+                (false, true) => format!("expected {}", list(positives)),
+                (true, false) => format!("unexpected {}", list(negatives)),
+                (false, false) => format!(
+                    "expected {}; unexpected {}",
+                    list(positives),
+                    list(negatives)
+                ),
+                (true, true) => "unexpected input".to_string(),
+            }
+        }
+    }
+}
+
 /// Names shown in "expected ..." messages.
 fn friendly_name(kind: &R) -> String {
     let name = match kind {
@@ -84,6 +119,17 @@ fn friendly_name(kind: &R) -> String {
         R::do_block => "`do { ... }`",
         R::edge_item | R::order_item | R::node_item => "a node, edge or order constraint",
         R::basic_arrow => "`-[label]->`",
+        R::close_basic => "`]->`",
+        R::close_enhanced => "`]=>`",
+        R::item_end => "`;`",
+        R::neg => "`!`",
+        R::kw_profile => "`profile.SETTING`",
+        R::optional_mark => "`?`",
+        R::kw_not => "`not`",
+        R::kw_in => "`in`",
+        R::kw_when => "`when`",
+        R::kw_as => "`as`",
+        R::part_call | R::edge_part => "a template part such as `lemma(N)` or `e.label`",
         R::enhanced_arrow => "`=[label]=>`",
         R::order_op => "an order operator (`<<`, `<`, `>>`, `>`, `!=`)",
         R::subtree => "`subtree(NODE)`",
@@ -123,7 +169,7 @@ fn friendly_name(kind: &R) -> String {
     name.to_string()
 }
 
-/// Whether a pair is a keyword token (skipped when reading a rule's arguments).
+/// Whether a pair is a keyword or closing token (skipped when reading a rule's arguments).
 fn is_keyword(kind: R) -> bool {
     matches!(
         kind,
@@ -150,6 +196,8 @@ fn is_keyword(kind: R) -> bool {
             | R::kw_or
             | R::kw_subtree
             | R::kw_profile
+            | R::close_basic
+            | R::close_enhanced
     )
 }
 

@@ -44,7 +44,10 @@ impl RuleSource {
         let lexicons = if inside.is_dir() {
             inside
         } else {
-            dir.join("..").join("lexicons")
+            match dir.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.join("lexicons"),
+                _ => dir.join("..").join("lexicons"),
+            }
         };
         Ok(RuleSource::Dir {
             rules: dir.to_path_buf(),
@@ -111,7 +114,10 @@ impl RuleSource {
                     .ok_or_else(|| format!("{path}: not a rules or lexicons path"))?;
                 std::fs::read_to_string(&real)
                     .map(Cow::Owned)
-                    .map_err(|e| format!("{}: {e}", real.display()))
+                    .map_err(|e| match e.kind() {
+                        std::io::ErrorKind::NotFound => format!("{}: no such file", real.display()),
+                        _ => format!("{}: {e}", real.display()),
+                    })
             }
         }
     }
