@@ -3,6 +3,7 @@
 mod bad_input;
 mod common;
 mod conllu_io;
+mod engine;
 mod eval;
 mod rules_front;
 mod validate;

@@ -4,7 +4,7 @@
 use super::Enhancer;
 use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
 use crate::graph::SentenceGraph;
-use crate::rules::ast::CheckedExample;
+use crate::rules::ast::{CheckedExample, CheckedValueTest};
 
 /// The outcome of one example.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +22,15 @@ impl ExampleResult {
 }
 
 impl Enhancer {
+    /// Whether rule `rule` requires a word from a lexicon list that is empty under this
+    /// profile: it cannot match, so its examples say nothing here (e.g. a list only English
+    /// fills, under the `universal` profile).
+    pub fn needs_missing_lexicon(&self, rule: usize) -> bool {
+        self.rules[rule].rule.pattern.nodes.iter().flat_map(|n| &n.tests).any(|t| {
+            !t.negated && matches!(&t.test, CheckedValueTest::InLexicon { words, .. } if words.is_empty())
+        })
+    }
+
     /// Runs rule `rule` (an index into `rules`) alone, to a fixpoint, on `example`.
     pub fn run_example(&self, rule: usize, example: &CheckedExample) -> Result<ExampleResult, String> {
         let mut reader = BlockReader::new(example.conllu.as_bytes());

@@ -22,8 +22,8 @@ use std::ops::Range;
 
 /// Rule applications allowed per sentence: a fixed floor plus a share per word, far above what
 /// any terminating rule set needs (each application adds or changes at least one edge).
-const STEPS_FLOOR: usize = 10_000;
-const STEPS_PER_WORD: usize = 200;
+const STEPS_FLOOR: usize = 1_000;
+const STEPS_PER_WORD: usize = 50;
 
 /// Everything needed to enhance sentences for one profile; shared by all threads.
 #[derive(Debug, Default)]

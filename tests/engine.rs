@@ -1,0 +1,176 @@
+//! The engine end to end: embedded rule examples, `--rules DIR`, parallel edges, the step
+//! limit, `explain`, `test`, `check` and `profiles`.
+
+use crate::common::{run, text};
+use eudify::engine::Enhancer;
+use eudify::rules::{list_profiles, load_ruleset, RuleSource};
+
+const ENGINE_RULES: &str = "tests/data/engine_rules";
+
+fn snapshot(name: &str, value: &str) {
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!(name.to_string(), value);
+    });
+}
+
+/// Every example of every embedded rule passes under every profile that has the rule, and its
+/// whole output sentence is kept as a snapshot.
+#[test]
+fn embedded_rule_examples_pass_and_match_their_snapshots() {
+    let source = RuleSource::embedded();
+    let mut ran = 0;
+    for profile in list_profiles(&source).unwrap() {
+        let rule_set = load_ruleset(&source, &profile.name).unwrap_or_else(|e| panic!("{}", e.render()));
+        let enhancer = Enhancer::new(&rule_set);
+        for (index, compiled) in enhancer.rules.iter().enumerate() {
+            let rule = &compiled.rule;
+            for (n, example) in rule.examples.iter().enumerate() {
+                if example.expect.is_empty() || enhancer.needs_missing_lexicon(index) {
+                    continue;
+                }
+                let result = enhancer.run_example(index, example).unwrap();
+                assert!(result.passed(), "{} {}: {:?}", profile.name, rule.name, result.mismatches);
+                snapshot(&format!("example__{}__{}__{n}", profile.name, rule.name), &result.output);
+                ran += 1;
+            }
+        }
+    }
+    assert!(ran >= 6, "one example per enhancement type at least, ran {ran}");
+}
+
+#[test]
+fn the_test_command_runs_every_example() {
+    let out = run(&["test"], b"");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn the_test_command_shows_a_diff_on_failure() {
+    let dir = copy_of_embedded_rules("failing_example");
+    let path = dir.join("rules/universal/case.rules");
+    let edited = std::fs::read_to_string(&path).unwrap().replacen("1:obl:in", "1:obl:on", 1);
+    std::fs::write(&path, edited).unwrap();
+    let out = run(&["test", "--rules", dir.join("rules").to_str().unwrap()], b"");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("- expected 1:obl:on") && stdout.contains("+ actual   1:obl:in"), "{stdout}");
+}
+
+/// A copy of the embedded `rules/` and `lexicons/` in a fresh temporary folder.
+fn copy_of_embedded_rules(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for top in ["rules", "lexicons"] {
+        for entry in walkdir::WalkDir::new(top) {
+            let entry = entry.unwrap();
+            let target = dir.join(entry.path());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+    dir
+}
+
+#[test]
+fn rules_from_a_folder_behave_like_the_embedded_ones_and_can_be_edited() {
+    let dir = copy_of_embedded_rules("edited_rules");
+    let rules = dir.join("rules");
+    let rules = rules.to_str().unwrap();
+    let embedded = run(&["enhance", "--lang", "en", "tests/data/sample.conllu"], b"");
+    let from_dir = run(&["enhance", "--lang", "en", "--rules", rules, "tests/data/sample.conllu"], b"");
+    assert!(embedded.status.success() && from_dir.status.success(), "{}", text(&from_dir.stderr));
+    assert_eq!(text(&embedded.stdout), text(&from_dir.stdout));
+    assert!(text(&embedded.stdout).contains("2:obl:out_of"), "{}", text(&embedded.stdout));
+
+    // An edit to the copy changes the output: case labels switched off for English.
+    let profile = dir.join("rules/profiles/en.toml");
+    let edited = std::fs::read_to_string(&profile).unwrap()
+        + "annotates = [\"coord_parent\", \"coord_shared\", \"xsubj\", \"relcl\", \"gapping\"]\n";
+    std::fs::write(&profile, edited).unwrap();
+    let edited = run(&["enhance", "--lang", "en", "--rules", rules, "tests/data/sample.conllu"], b"");
+    assert!(edited.status.success(), "{}", text(&edited.stderr));
+    assert!(!text(&edited.stdout).contains("obl:out_of"));
+    assert!(text(&edited.stdout).contains("2:nsubj|4:nsubj:xsubj"), "{}", text(&edited.stdout));
+}
+
+#[test]
+fn matching_is_edge_induced_over_parallel_edges() {
+    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "parallel", "tests/data/sample.conllu"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\t4:obj|4:obj:extra\t"), "{stdout}");
+    // One empty node per parallel edge, each with that edge's label.
+    assert!(stdout.contains("\n6.1\tbook\tbook\tNOUN\tNN\tNumber=Sing\t_\t_\t4:obj"), "{stdout}");
+    assert!(stdout.contains("\n6.2\tbook\tbook\tNOUN\tNN\tNumber=Sing\t_\t_\t4:obj"), "{stdout}");
+    assert!(!stdout.contains("\n6.3\t"), "{stdout}");
+}
+
+#[test]
+fn a_looping_rule_set_is_stopped_with_the_rule_file_and_sentence() {
+    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "loop", "tests/data/sample.conllu"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("tests/data/sample.conllu:1: sentence s1: rules do not terminate"), "{stderr}");
+    assert!(stderr.contains("grow_forever (tests/data/engine_rules/engine/loop.rules:5)"), "{stderr}");
+}
+
+#[test]
+fn explain_names_the_rule_behind_each_edge() {
+    let out = run(&["explain", "--lang", "en", "--sent-id", "s1", "tests/data/sample.conllu"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    snapshot("explain__en__s1", &text(&out.stdout));
+    let missing = run(&["explain", "--sent-id", "nope", "tests/data/sample.conllu"], b"");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("no sentence with sent_id nope"));
+}
+
+#[test]
+fn sample_output_per_profile() {
+    for profile in ["basic", "universal", "en"] {
+        let out = run(&["enhance", "--lang", profile, "tests/data/sample.conllu"], b"");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+        snapshot(&format!("sample__{profile}"), &text(&out.stdout));
+        let validated = run(&["validate", "/dev/stdin"], &out.stdout);
+        assert!(validated.status.success(), "{profile}: {}", text(&validated.stderr));
+    }
+}
+
+#[test]
+fn unknown_codes_fall_back_with_a_warning() {
+    let treebank = run(&["enhance", "--lang", "en_foo", "tests/data/sample.conllu"], b"");
+    assert!(treebank.status.success());
+    assert!(text(&treebank.stderr).contains("no profile for treebank `en_foo`: using the language profile `en`"), "{}", text(&treebank.stderr));
+    let language = run(&["enhance", "--lang", "xx", "tests/data/sample.conllu"], b"");
+    assert!(language.status.success());
+    assert!(text(&language.stderr).contains("using the `universal` profile"), "{}", text(&language.stderr));
+    let universal = run(&["enhance", "--lang", "universal", "tests/data/sample.conllu"], b"");
+    assert_eq!(language.stdout, universal.stdout);
+}
+
+#[test]
+fn profiles_lists_one_line_each() {
+    let out = run(&["profiles"], b"");
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    for name in ["basic", "universal", "en"] {
+        assert!(stdout.lines().any(|l| l.starts_with(name)), "{stdout}");
+    }
+}
+
+#[test]
+fn check_passes_on_embedded_rules_and_fails_on_broken_ones() {
+    let out = run(&["check"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let dir = copy_of_embedded_rules("broken_check");
+    std::fs::copy("tests/data/broken_rules/several_errors.rules", dir.join("rules/universal/zz_broken.rules")).unwrap();
+    let out = run(&["check", "--rules", dir.join("rules").to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("zz_broken.rules:") && stderr.contains('^'), "{stderr}");
+}
