@@ -88,10 +88,9 @@ fn main() {
     let (floor, _) = best_of(|| read_write(&input));
     println!("{:<28} {:>12.0} tokens/s  1.00× time", "read+write (1 thread)", rate(floor));
     for profile in &profiles {
-        let enhancer = match profile.as_str() {
-            "basic" => Enhancer::basic(),
-            other => panic!("unknown profile {other}"),
-        };
+        let source = eudify::rules::RuleSource::embedded();
+        let rule_set = eudify::rules::load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
+        let enhancer = Enhancer::new(&rule_set);
         for threads in [1, cores] {
             let (time, _) = best_of(|| enhance(&input, &enhancer, threads));
             let label = format!("{profile} ({threads} thread{})", if threads == 1 { "" } else { "s" });

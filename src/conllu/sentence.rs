@@ -91,6 +91,9 @@ pub struct Sentence {
     pub words: Vec<Token>,
     /// In input order, which is `NodeId` order.
     pub empty_nodes: Vec<Token>,
+    /// The largest word number any DEPS names as head, and whether any names an empty node.
+    deps_max_word: u32,
+    deps_name_empty_nodes: bool,
 }
 
 impl Sentence {
@@ -202,6 +205,8 @@ impl Sentence {
         self.lines.clear();
         self.words.clear();
         self.empty_nodes.clear();
+        self.deps_max_word = 0;
+        self.deps_name_empty_nodes = false;
         match self.parse_lines(block.starts_input) {
             Ok(()) => Ok(()),
             Err(error) => {
@@ -255,14 +260,12 @@ impl Sentence {
         let mut columns = [Span::default(); COLUMNS];
         let mut count = 0;
         let mut col_start = content.start;
-        for (i, b) in line.bytes().enumerate() {
-            if b == b'\t' {
-                if count < COLUMNS {
-                    columns[count] = Span::new(col_start..content.start + i);
-                }
-                count += 1;
-                col_start = content.start + i + 1;
+        for i in memchr::memchr_iter(b'\t', line.as_bytes()) {
+            if count < COLUMNS {
+                columns[count] = Span::new(col_start..content.start + i);
             }
+            count += 1;
+            col_start = content.start + i + 1;
         }
         if count < COLUMNS {
             columns[count] = Span::new(col_start..content.end);
@@ -312,7 +315,9 @@ impl Sentence {
         } else {
             parse_u32(head_text).ok_or_else(|| err(format!("HEAD '{head_text}' is not a word number")))?
         };
-        check_deps_syntax(self.span(columns[DEPS])).map_err(err)?;
+        let deps_heads = check_deps_syntax(self.span(columns[DEPS])).map_err(err)?;
+        self.deps_max_word = self.deps_max_word.max(deps_heads.max_word);
+        self.deps_name_empty_nodes |= deps_heads.names_empty_node;
         let token = Token { id, columns, line: line_index, head };
         if id.is_empty_node() {
             self.empty_nodes.push(token);
@@ -383,6 +388,11 @@ impl Sentence {
                 w = self.word(w).head;
             }
         }
+        // The common case is decided by what the DEPS pass recorded; only DEPS naming empty
+        // nodes or heads past the last word need a second look.
+        if self.deps_max_word <= n && !self.deps_name_empty_nodes {
+            return Ok(());
+        }
         for token in self.tokens_in_order() {
             for (head, _) in self.deps(token) {
                 if !self.has_node(head) {
@@ -395,21 +405,31 @@ impl Sentence {
     }
 }
 
+/// What the DEPS of one token refer to, for the sentence-level check.
+#[derive(Default)]
+struct DepsHeads {
+    max_word: u32,
+    names_empty_node: bool,
+}
+
 /// `_`, or `head:label` pairs joined by `|`; heads are word or empty-node IDs.
-fn check_deps_syntax(deps: &str) -> Result<(), String> {
+fn check_deps_syntax(deps: &str) -> Result<DepsHeads, String> {
+    let mut heads = DepsHeads::default();
     if deps == "_" {
-        return Ok(());
+        return Ok(heads);
     }
     for dep in deps.split('|') {
         let Some((head, label)) = dep.split_once(':') else {
             return Err(format!("malformed DEPS '{deps}': '{dep}' is not HEAD:LABEL"));
         };
-        if NodeId::parse(head).is_none() {
+        let Some(id) = NodeId::parse(head) else {
             return Err(format!("malformed DEPS '{deps}': head '{head}' is not a node ID"));
-        }
+        };
         if label.is_empty() || label.contains(char::is_whitespace) {
             return Err(format!("malformed DEPS '{deps}': bad label '{label}'"));
         }
+        heads.max_word = heads.max_word.max(id.word);
+        heads.names_empty_node |= id.is_empty_node();
     }
-    Ok(())
+    Ok(heads)
 }

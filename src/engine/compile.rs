@@ -5,6 +5,7 @@
 //! specific label, whose two ends bind at once) and then follows edges outward from bound nodes,
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
+use crate::graph::{relation_bit, upos_bit};
 use crate::rules::ast::{
     CheckedPattern, CheckedRule, CheckedValueTest, Field, Layer, LabelTest, NodeTest, Operand, OrderTest,
     VarId,
@@ -17,7 +18,9 @@ pub enum Step {
     /// Bind `var` to each node of the sentence (words and empty nodes).
     ScanNodes { var: VarId },
     /// Bind both ends of edge `edge` (index into the pattern's edges) to each matching edge.
-    ScanEdges { edge: usize },
+    /// `relations`: for a basic edge whose label test names its universal relations, only the
+    /// words with one of these relations (bits as in [`relation_bit`]) are candidates.
+    ScanEdges { edge: usize, relations: Option<u64> },
     /// `from` is bound: bind `to` along each matching edge out of it.
     FollowOut { edge: usize },
     /// `to` is bound: bind `from` along each matching edge into it.
@@ -61,30 +64,6 @@ impl Anchor {
     pub fn admits(&self, relations: u64, upos: u32) -> bool {
         self.relation_groups.iter().all(|g| g & relations != 0) && self.upos_groups.iter().all(|g| g & upos != 0)
     }
-}
-
-/// The universal relations, plus `ref` and a catch-all for anything else: bit positions.
-pub const RELATIONS: &[&str] = &[
-    "acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf", "compound", "conj", "cop", "csubj",
-    "dep", "det", "discourse", "dislocated", "expl", "fixed", "flat", "goeswith", "iobj", "list", "mark", "nmod",
-    "nsubj", "nummod", "obj", "obl", "orphan", "parataxis", "punct", "reparandum", "root", "vocative", "xcomp", "ref",
-];
-const OTHER_RELATION: u32 = 63;
-
-pub const UPOS_TAGS: &[&str] = &[
-    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SCONJ",
-    "SYM", "VERB", "X",
-];
-const OTHER_UPOS: u32 = 31;
-
-/// Bit of a label's universal part in a relation set.
-pub fn relation_bit(label: &str) -> u64 {
-    let univ = label.split(':').next().unwrap_or(label);
-    1u64 << RELATIONS.iter().position(|r| *r == univ).map_or(OTHER_RELATION, |i| i as u32)
-}
-
-pub fn upos_bit(upos: &str) -> u32 {
-    1u32 << UPOS_TAGS.iter().position(|u| *u == upos).map_or(OTHER_UPOS, |i| i as u32)
 }
 
 /// The relation bits a label test can accept, if it is narrow enough to say (else `None`).
@@ -188,14 +167,18 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool]) -> Plan {
                 (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && label_cost(&pattern.edges[e].label) > 1 => {
                     Step::ScanNodes { var: v }
                 }
-                (Some(e), _) => Step::ScanEdges { edge: e },
+                (Some(e), _) => {
+                    let edge = &pattern.edges[e];
+                    let relations = if edge.layer == Layer::Basic { label_relations(&edge.label) } else { None };
+                    Step::ScanEdges { edge: e, relations }
+                }
                 (None, Some(v)) => Step::ScanNodes { var: v },
                 (None, None) => break,
             }
         };
         match step {
             Step::ScanNodes { var } => bound[var] = true,
-            Step::ScanEdges { edge: e } | Step::FollowIn { edge: e } | Step::FollowOut { edge: e } | Step::Connect { edge: e } => {
+            Step::ScanEdges { edge: e, .. } | Step::FollowIn { edge: e } | Step::FollowOut { edge: e } | Step::Connect { edge: e } => {
                 used[e] = true;
                 bound[pattern.edges[e].from] = true;
                 bound[pattern.edges[e].to] = true;
@@ -258,6 +241,10 @@ pub struct CompiledRule {
     pub plan: Plan,
     pub withouts: Vec<Plan>,
     pub anchor: Anchor,
+    /// Whether matches can appear after the graph changes: the rule reads enhanced edges, or
+    /// scans all nodes (new empty nodes are candidates). Rules that read only the basic tree
+    /// find all their matches in a phase's first round.
+    pub reads_enhanced: bool,
 }
 
 pub fn compile(rule: &CheckedRule) -> CompiledRule {
@@ -269,5 +256,9 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
     }
     let withouts = rule.withouts.iter().map(|w| self::plan(w, &bound)).collect();
     let anchor = anchor_of(&rule.pattern);
-    CompiledRule { rule: rule.clone(), plan, withouts, anchor }
+    let reads_enhanced = std::iter::once(&plan).chain(&withouts).any(|p: &Plan| {
+        p.pattern.edges.iter().any(|e| e.layer == Layer::Enhanced)
+            || p.steps.iter().any(|s| matches!(s, Step::ScanNodes { .. }))
+    });
+    CompiledRule { rule: rule.clone(), plan, withouts, anchor, reads_enhanced }
 }

@@ -11,9 +11,10 @@ use crate::conllu::sentence::{FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
 use crate::rules::ast::{CheckedValueTest, EdgeTest, Field, FieldTest, Layer, OrderTest, Operand};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
+use smallvec::SmallVec;
 
 /// A matched edge: which one, and its label when matched.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EdgeRefId {
     /// The basic edge into word `n`.
     Basic(u32),
@@ -23,13 +24,13 @@ pub enum EdgeRefId {
 /// Variables bound so far: `nodes[v]` for node variable `v`, `edges[e]` for edge variable `e`.
 #[derive(Clone, Debug, Default)]
 pub struct Binding {
-    pub nodes: Vec<Option<NodeIndex>>,
-    pub edges: Vec<Option<(EdgeRefId, Label)>>,
+    pub nodes: SmallVec<[Option<NodeIndex>; 8]>,
+    pub edges: SmallVec<[Option<(EdgeRefId, Label)>; 2]>,
 }
 
 impl Binding {
     pub fn new(vars: usize, edge_vars: usize) -> Binding {
-        Binding { nodes: vec![None; vars], edges: vec![None; edge_vars] }
+        Binding { nodes: smallvec::smallvec![None; vars], edges: smallvec::smallvec![None; edge_vars] }
     }
 
     pub fn node(&self, var: usize) -> NodeIndex {
@@ -66,6 +67,10 @@ pub fn exists(graph: &SentenceGraph, plan: &Plan, binding: &mut Binding) -> bool
     any
 }
 
+/// A candidate edge: head, dependent, which edge, and its label.
+type Candidate<'g> = (NodeIndex, NodeIndex, EdgeRefId, &'g str);
+type Candidates<'g> = SmallVec<[Candidate<'g>; 8]>;
+
 /// Returns false when the search must stop.
 fn step(
     graph: &SentenceGraph,
@@ -83,83 +88,108 @@ fn step(
         }
         return found(binding);
     };
-    let mut go_on = true;
-    let mut try_candidate = |binding: &mut Binding, from: NodeIndex, to: NodeIndex, edge: Option<(&EdgeTest, EdgeRefId, &str)>, new: &[usize]| -> bool {
-        if let Some((test, _, label)) = edge {
-            let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.to_string());
-            if !test.label.matches(label, &labels) {
-                return true;
-            }
-        }
-        // Injectivity: a newly bound variable takes a node no other variable has.
-        for &var in new {
-            let node = if edge.as_ref().is_some_and(|(t, _, _)| t.to == var) { to } else { from };
-            if binding.is_used(node) {
-                return true;
-            }
-        }
-        let saved_edge;
-        match edge {
-            Some((test, id, label)) => {
-                if new.contains(&test.from) {
-                    binding.nodes[test.from] = Some(from);
-                }
-                if new.contains(&test.to) {
-                    binding.nodes[test.to] = Some(to);
-                }
-                saved_edge = test.var.map(|e| (e, binding.edges[e].replace((id, Label::new(label)))));
-            }
-            None => {
-                binding.nodes[new[0]] = Some(from);
-                saved_edge = None;
-            }
-        }
-        if passes(graph, plan, &plan.filters[index], binding) {
-            go_on = step(graph, plan, withouts, index + 1, binding, found);
-        }
-        for &var in new {
-            binding.nodes[var] = None;
-        }
-        if let Some((e, previous)) = saved_edge {
-            binding.edges[e] = previous;
-        }
-        go_on
-    };
     match *current {
         Step::ScanNodes { var } => {
             for node in graph.nodes() {
-                if !try_candidate(binding, node, node, None, &[var]) {
-                    return false;
-                }
-            }
-        }
-        Step::ScanEdges { edge } | Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
-            let test = &plan.pattern.edges[edge];
-            let from = binding.nodes[test.from];
-            let to = binding.nodes[test.to];
-            let new: Vec<usize> = [(test.from, from), (test.to, to)].iter().filter(|(_, n)| n.is_none()).map(|(v, _)| *v).collect();
-            let mut candidates: Vec<(NodeIndex, NodeIndex, EdgeRefId, Label)> = Vec::new();
-            edge_candidates(graph, test.layer, from, to, &mut candidates);
-            for (f, t, id, label) in candidates {
-                if test.from == test.to && f != t {
+                if binding.is_used(node) {
                     continue;
                 }
-                if !try_candidate(binding, f, t, Some((test, id, label.as_str())), &new) {
+                binding.nodes[var] = Some(node);
+                let go_on = !passes(graph, plan, &plan.filters[index], binding)
+                    || step(graph, plan, withouts, index + 1, binding, found);
+                binding.nodes[var] = None;
+                if !go_on {
                     return false;
                 }
             }
+            true
+        }
+        Step::ScanEdges { edge, relations } => {
+            let test = &plan.pattern.edges[edge];
+            let mut candidates = Candidates::new();
+            match relations {
+                Some(bits) if test.layer == Layer::Basic => {
+                    for dependent in graph.words_with_relations(bits) {
+                        candidates.push(basic_edge(graph, dependent));
+                    }
+                }
+                _ => edge_candidates(graph, test.layer, None, None, &mut candidates),
+            }
+            try_edges(graph, plan, withouts, index, binding, found, test, &candidates)
+        }
+        Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
+            let test = &plan.pattern.edges[edge];
+            let mut candidates = Candidates::new();
+            edge_candidates(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], &mut candidates);
+            try_edges(graph, plan, withouts, index, binding, found, test, &candidates)
+        }
+    }
+}
+
+/// Tries each candidate edge for pattern edge `test` at step `index`; false when the search
+/// must stop.
+#[allow(clippy::too_many_arguments)]
+fn try_edges(
+    graph: &SentenceGraph,
+    plan: &Plan,
+    withouts: &[Plan],
+    index: usize,
+    binding: &mut Binding,
+    found: &mut dyn FnMut(&Binding) -> bool,
+    test: &EdgeTest,
+    candidates: &[Candidate],
+) -> bool {
+    let bind_from = binding.nodes[test.from].is_none();
+    let bind_to = binding.nodes[test.to].is_none();
+    for &(from, to, id, label) in candidates {
+        if test.from == test.to && from != to {
+            continue;
+        }
+        let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.to_string());
+        if !test.label.matches(label, &labels) {
+            continue;
+        }
+        // Injectivity: a newly bound variable takes a node no other variable has.
+        if (bind_from && binding.is_used(from)) || (bind_to && binding.is_used(to)) || (bind_from && bind_to && from == to) {
+            continue;
+        }
+        if bind_from {
+            binding.nodes[test.from] = Some(from);
+        }
+        if bind_to {
+            binding.nodes[test.to] = Some(to);
+        }
+        let saved = test.var.map(|e| (e, binding.edges[e].replace((id, crate::graph::label(label)))));
+        let go_on = !passes(graph, plan, &plan.filters[index], binding)
+            || step(graph, plan, withouts, index + 1, binding, found);
+        if bind_from {
+            binding.nodes[test.from] = None;
+        }
+        if bind_to {
+            binding.nodes[test.to] = None;
+        }
+        if let Some((e, previous)) = saved {
+            binding.edges[e] = previous;
+        }
+        if !go_on {
+            return false;
         }
     }
     true
 }
 
+fn basic_edge<'g>(graph: &SentenceGraph<'g>, dependent: u32) -> Candidate<'g> {
+    let head = graph.basic_head(dependent);
+    (graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), graph.basic_deprel(dependent))
+}
+
 /// Edges of `layer` from `from` (if bound) to `to` (if bound).
-fn edge_candidates(
-    graph: &SentenceGraph,
+fn edge_candidates<'g>(
+    graph: &'g SentenceGraph,
     layer: Layer,
     from: Option<NodeIndex>,
     to: Option<NodeIndex>,
-    out: &mut Vec<(NodeIndex, NodeIndex, EdgeRefId, Label)>,
+    out: &mut Candidates<'g>,
 ) {
     match layer {
         Layer::Basic => {
@@ -168,44 +198,40 @@ fn edge_candidates(
                 crate::graph::Node::Root => Some(0),
                 crate::graph::Node::Empty { .. } => None,
             };
-            let mut push = |dependent: u32| {
-                let head = graph.basic_head(dependent);
-                let label = Label::new(graph.basic_deprel(dependent));
-                out.push((graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), label));
-            };
             match (from, to) {
                 (_, Some(t)) => {
                     if let Some(d) = word_of(t).filter(|&d| d != 0) {
                         if from.is_none_or(|f| word_of(f) == Some(graph.basic_head(d))) {
-                            push(d);
+                            out.push(basic_edge(graph, d));
                         }
                     }
                 }
                 (Some(f), None) => {
                     if let Some(h) = word_of(f) {
-                        for &d in graph.basic_children(h) {
-                            push(d);
-                        }
+                        out.extend(graph.basic_children(h).iter().map(|&d| basic_edge(graph, d)));
                     }
                 }
-                (None, None) => (1..=graph.word_count()).for_each(push),
+                (None, None) => out.extend((1..=graph.word_count()).map(|d| basic_edge(graph, d))),
             }
         }
         Layer::Enhanced => match (from, to) {
             (Some(f), Some(t)) => out.extend(
-                graph.outgoing(f).filter(|(_, d, _)| *d == t).map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.clone())),
+                graph
+                    .outgoing(f)
+                    .filter(|(_, d, _)| *d == t)
+                    .map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.as_str())),
             ),
             (None, Some(t)) => {
-                out.extend(graph.incoming(t).map(|(id, h, e)| (h, t, EdgeRefId::Enhanced(id), e.label.clone())))
+                out.extend(graph.incoming(t).map(|(id, h, e)| (h, t, EdgeRefId::Enhanced(id), e.label.as_str())))
             }
             (Some(f), None) => {
-                out.extend(graph.outgoing(f).map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.clone())))
+                out.extend(graph.outgoing(f).map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.as_str())))
             }
             (None, None) => out.extend(
                 graph
                     .petgraph()
                     .edge_references()
-                    .map(|e| (e.source(), e.target(), EdgeRefId::Enhanced(e.id()), e.weight().label.clone())),
+                    .map(|e| (e.source(), e.target(), EdgeRefId::Enhanced(e.id()), e.weight().label.as_str())),
             ),
         },
     }
@@ -219,7 +245,7 @@ fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters,
         test.tests.iter().all(|t| field_test(graph, node, t))
     }) && filters.absent_edges.iter().all(|&i| {
         let test = &pattern.edges[i];
-        let mut candidates = Vec::new();
+        let mut candidates = Candidates::new();
         edge_candidates(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], &mut candidates);
         let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.to_string());
         !candidates.iter().any(|(_, _, _, label)| test.label.matches(label, &labels))

@@ -15,7 +15,7 @@ pub mod trace;
 use crate::conllu::{EnhancedLayer, Sentence};
 use crate::graph::{Origin, SentenceGraph};
 use crate::rules::ast::RuleSet;
-use compile::{relation_bit, upos_bit, CompiledRule};
+use compile::CompiledRule;
 use matcher::Binding;
 use rustc_hash::FxHashSet;
 use std::ops::Range;
@@ -82,11 +82,12 @@ impl Enhancer {
 
     /// Applies every phase to `graph`.
     pub fn run(&self, graph: &mut SentenceGraph) -> Result<(), StepLimitError> {
-        let (relations, upos) = sentence_index(graph);
+        let (relations, upos) = (graph.basic_relations(), graph.upos_tags());
         let limit = STEPS_FLOOR + STEPS_PER_WORD * graph.word_count() as usize;
         let mut steps = 0;
         for (name, range) in &self.phases {
-            let candidates: Vec<usize> = range.clone().filter(|&r| self.rules[r].anchor.admits(relations, upos)).collect();
+            let candidates: smallvec::SmallVec<[usize; 32]> =
+                range.clone().filter(|&r| self.rules[r].anchor.admits(relations, upos)).collect();
             if !candidates.is_empty() {
                 self.run_phase(graph, name, &candidates, &mut steps, limit)?;
             }
@@ -103,11 +104,17 @@ impl Enhancer {
         steps: &mut usize,
         limit: usize,
     ) -> Result<(), StepLimitError> {
-        let mut fired: FxHashSet<Vec<u32>> = FxHashSet::default();
+        let mut fired: FxHashSet<rewrite::MatchKey> = FxHashSet::default();
+        let mut matches: Vec<(usize, Binding)> = Vec::new();
+        let mut first_round = true;
         loop {
-            let mut matches: Vec<(usize, Binding)> = Vec::new();
+            matches.clear();
             for &r in rules {
                 let compiled = &self.rules[r];
+                // Basic-only rules cannot find anything new after the first round.
+                if !first_round && !compiled.reads_enhanced {
+                    continue;
+                }
                 let rule = &compiled.rule;
                 let match_vars = rule.pattern.new_vars.end;
                 let mut binding = Binding::new(rule.vars.len(), rule.edge_vars.len());
@@ -118,12 +125,12 @@ impl Enhancer {
                     true
                 });
             }
-            if matches.is_empty() {
-                return Ok(());
-            }
-            for (r, mut binding) in matches {
-                let rule = &self.rules[r].rule;
-                if rewrite::apply(graph, &rule.actions, &mut binding, Origin::Rule(r as u32)) {
+            first_round = false;
+            let mut changed = false;
+            for (r, binding) in matches.iter_mut() {
+                let rule = &self.rules[*r].rule;
+                if rewrite::apply(graph, &rule.actions, binding, Origin::Rule(*r as u32)) {
+                    changed = true;
                     *steps += 1;
                     if *steps > limit {
                         return Err(StepLimitError {
@@ -134,6 +141,10 @@ impl Enhancer {
                         });
                     }
                 }
+            }
+            // An unchanged graph has no match that was not found already.
+            if !changed {
+                return Ok(());
             }
         }
     }
@@ -148,15 +159,4 @@ impl Enhancer {
             },
         }
     }
-}
-
-/// Which universal relations and UPOS tags the sentence's basic tree has, as bit sets.
-fn sentence_index(graph: &SentenceGraph) -> (u64, u32) {
-    let mut relations = 0;
-    let mut upos = 0;
-    for n in 1..=graph.word_count() {
-        relations |= relation_bit(graph.basic_deprel(n));
-        upos |= upos_bit(graph.upos(graph.word_node(n)));
-    }
-    (relations, upos)
 }

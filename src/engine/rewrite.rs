@@ -15,7 +15,7 @@ pub fn apply(graph: &mut SentenceGraph, actions: &[CheckedAction], binding: &mut
             CheckedAction::AddEdge { from, to, label: template } => {
                 let (from, to) = (binding.node(*from), binding.node(*to));
                 if from != to && render(graph, template, binding, &mut label) {
-                    changed |= graph.add_edge(from, to, Label::new(&label), origin);
+                    changed |= graph.add_edge(from, to, crate::graph::label(&label), origin);
                 }
             }
             CheckedAction::DeleteEdge { from, to, label: test } => {
@@ -26,7 +26,7 @@ pub fn apply(graph: &mut SentenceGraph, actions: &[CheckedAction], binding: &mut
             CheckedAction::Relabel { from, to, label: test, new_label } => {
                 if render(graph, new_label, binding, &mut label) {
                     for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
-                        changed |= graph.relabel(edge, Label::new(&label), origin);
+                        changed |= graph.relabel(edge, crate::graph::label(&label), origin);
                     }
                 }
             }
@@ -150,13 +150,16 @@ fn push_marker(graph: &SentenceGraph, node: NodeIndex, out: &mut String) {
     }
 }
 
+/// A rule and the nodes and edges of one of its matches.
+pub type MatchKey = smallvec::SmallVec<[u32; 12]>;
+
 /// Identity of a binding's match-block part, so a rule fires once per match.
-pub fn match_key(rule: u32, binding: &Binding, match_vars: usize) -> Vec<u32> {
-    let mut key = Vec::with_capacity(1 + match_vars + binding.edges.len());
+pub fn match_key(rule: u32, binding: &Binding, match_vars: usize) -> MatchKey {
+    let mut key = MatchKey::new();
     key.push(rule);
     key.extend(binding.nodes[..match_vars].iter().map(|n| n.map_or(u32::MAX, |n| n.index() as u32)));
-    key.extend(binding.edges.iter().map(|e| match e {
-        Some((EdgeRefId::Basic(n), _)) => *n,
+    key.extend(binding.edges.iter().map(|e| match *e {
+        Some((EdgeRefId::Basic(n), _)) => n,
         Some((EdgeRefId::Enhanced(id), _)) => (1 << 31) | id.index() as u32,
         None => u32::MAX,
     }));

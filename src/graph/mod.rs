@@ -12,8 +12,21 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use smol_str::SmolStr;
 
+pub use relations::{relation_bit, relation_index, upos_bit, RELATIONS, UPOS_TAGS};
+
+mod relations;
+
 /// An enhanced relation label, e.g. `obl:from` (short labels are stored inline).
 pub type Label = SmolStr;
+
+/// A [`Label`] from text; labels up to 23 bytes (nearly all) are copied inline, not allocated.
+pub fn label(text: &str) -> Label {
+    if text.len() <= 23 {
+        SmolStr::new_inline(text)
+    } else {
+        SmolStr::new(text)
+    }
+}
 
 /// What created or last changed an edge.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -44,10 +57,17 @@ pub struct SentenceGraph<'s> {
     graph: StableDiGraph<Node, Edge>,
     /// `word_nodes[n]` is the node of word `n`; `word_nodes[0]` is the root.
     word_nodes: Vec<NodeIndex>,
-    /// Basic children of each word, in word order (index 0: the root's child).
-    basic_children: Vec<Vec<u32>>,
+    /// Basic children of word `n`, in word order, are
+    /// `children[children_start[n]..children_start[n + 1]]` (n = 0: the root's child).
+    children: Vec<u32>,
+    children_start: Vec<u32>,
     /// Empty nodes in creation order.
     empty_nodes: Vec<NodeIndex>,
+    /// Words grouped by the universal relation of their basic DEPREL (bit index of
+    /// [`relation_bit`]): words of relation `r` are `relation_words[relation_start[r]..relation_start[r + 1]]`.
+    relation_words: Vec<u32>,
+    relation_start: [u32; 65],
+    upos: u32,
 }
 
 impl<'s> SentenceGraph<'s> {
@@ -60,14 +80,70 @@ impl<'s> SentenceGraph<'s> {
         for i in 1..=n as u32 {
             word_nodes.push(graph.add_node(Node::Word(i)));
         }
-        let mut basic_children = vec![Vec::new(); n + 1];
+        // One pass to count, one to place: children and relation groups as flat arrays (CSR),
+        // so building a sentence's index allocates a fixed handful of buffers.
+        let mut children_start = vec![0u32; n + 2];
+        let mut relation_start = [0u32; 65];
+        let mut relation_of = Vec::with_capacity(n);
+        let mut upos = 0;
         for word in &sentence.words {
-            let label = Label::new(sentence.column(word, DEPREL));
-            let edge = Edge { label, origin: Origin::Basic };
+            let deprel = sentence.column(word, DEPREL);
+            let edge = Edge { label: label(deprel), origin: Origin::Basic };
             graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
-            basic_children[word.head as usize].push(word.id.word);
+            children_start[word.head as usize + 1] += 1;
+            let relation = relation_index(deprel) as usize;
+            relation_of.push(relation as u8);
+            relation_start[relation + 1] += 1;
+            upos |= upos_bit(sentence.column(word, UPOS));
         }
-        SentenceGraph { sentence, graph, word_nodes, basic_children, empty_nodes: Vec::new() }
+        for i in 0..=n {
+            children_start[i + 1] += children_start[i];
+        }
+        for r in 0..64 {
+            relation_start[r + 1] += relation_start[r];
+        }
+        let mut children = vec![0; n];
+        let mut next_child = children_start.clone();
+        let mut relation_words = vec![0; n];
+        let mut next_relation = relation_start;
+        for (i, word) in sentence.words.iter().enumerate() {
+            let slot = &mut next_child[word.head as usize];
+            children[*slot as usize] = i as u32 + 1;
+            *slot += 1;
+            let relation = relation_of[i] as usize;
+            relation_words[next_relation[relation] as usize] = i as u32 + 1;
+            next_relation[relation] += 1;
+        }
+        SentenceGraph {
+            sentence,
+            graph,
+            word_nodes,
+            children,
+            children_start,
+            empty_nodes: Vec::new(),
+            relation_words,
+            relation_start,
+            upos,
+        }
+    }
+
+    /// The UPOS tags of the sentence's words, as a set of [`upos_bit`]s.
+    pub fn upos_tags(&self) -> u32 {
+        self.upos
+    }
+
+    /// Words whose basic DEPREL's universal relation is in `relations` (a set of
+    /// [`relation_bit`]s), in order of relation then word.
+    pub fn words_with_relations(&self, relations: u64) -> impl Iterator<Item = u32> + '_ {
+        (0..64usize).filter(move |r| relations & (1u64 << r) != 0).flat_map(move |r| {
+            let range = self.relation_start[r] as usize..self.relation_start[r + 1] as usize;
+            self.relation_words[range].iter().copied()
+        })
+    }
+
+    /// The universal relations present in the basic tree, as a set of [`relation_bit`]s.
+    pub fn basic_relations(&self) -> u64 {
+        (0..64).filter(|&r| self.relation_start[r + 1] > self.relation_start[r]).fold(0, |acc, r| acc | 1u64 << r)
     }
 
     pub fn petgraph(&self) -> &StableDiGraph<Node, Edge> {
@@ -107,7 +183,7 @@ impl<'s> SentenceGraph<'s> {
     }
 
     pub fn basic_children(&self, n: u32) -> &[u32] {
-        &self.basic_children[n as usize]
+        &self.children[self.children_start[n as usize] as usize..self.children_start[n as usize + 1] as usize]
     }
 
     // --- node attributes ---

@@ -1,0 +1,112 @@
+//! Small bit sets of universal relations and UPOS tags, to index sentences and skip rules.
+//! These lookups run for every word of every sentence, hence the hand-written matches.
+
+/// The universal relations, plus `ref`: bit positions (anything else is [`OTHER_RELATION`]).
+pub const RELATIONS: &[&str] = &[
+    "acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf", "compound", "conj", "cop", "csubj",
+    "dep", "det", "discourse", "dislocated", "expl", "fixed", "flat", "goeswith", "iobj", "list", "mark", "nmod",
+    "nsubj", "nummod", "obj", "obl", "orphan", "parataxis", "punct", "reparandum", "root", "vocative", "xcomp", "ref",
+];
+pub const OTHER_RELATION: u32 = 63;
+
+pub const UPOS_TAGS: &[&str] = &[
+    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SCONJ",
+    "SYM", "VERB", "X",
+];
+pub const OTHER_UPOS: u32 = 31;
+
+/// Index in [`RELATIONS`] of a label's universal part (before the first `:`).
+pub fn relation_index(label: &str) -> u32 {
+    let univ = match memchr::memchr(b':', label.as_bytes()) {
+        Some(i) => &label[..i],
+        None => label,
+    };
+    match univ {
+        "acl" => 0,
+        "advcl" => 1,
+        "advmod" => 2,
+        "amod" => 3,
+        "appos" => 4,
+        "aux" => 5,
+        "case" => 6,
+        "cc" => 7,
+        "ccomp" => 8,
+        "clf" => 9,
+        "compound" => 10,
+        "conj" => 11,
+        "cop" => 12,
+        "csubj" => 13,
+        "dep" => 14,
+        "det" => 15,
+        "discourse" => 16,
+        "dislocated" => 17,
+        "expl" => 18,
+        "fixed" => 19,
+        "flat" => 20,
+        "goeswith" => 21,
+        "iobj" => 22,
+        "list" => 23,
+        "mark" => 24,
+        "nmod" => 25,
+        "nsubj" => 26,
+        "nummod" => 27,
+        "obj" => 28,
+        "obl" => 29,
+        "orphan" => 30,
+        "parataxis" => 31,
+        "punct" => 32,
+        "reparandum" => 33,
+        "root" => 34,
+        "vocative" => 35,
+        "xcomp" => 36,
+        "ref" => 37,
+        _ => OTHER_RELATION,
+    }
+}
+
+/// Bit of a label's universal part in a relation set.
+pub fn relation_bit(label: &str) -> u64 {
+    1u64 << relation_index(label)
+}
+
+pub fn upos_bit(upos: &str) -> u32 {
+    let index = match upos {
+        "ADJ" => 0,
+        "ADP" => 1,
+        "ADV" => 2,
+        "AUX" => 3,
+        "CCONJ" => 4,
+        "DET" => 5,
+        "INTJ" => 6,
+        "NOUN" => 7,
+        "NUM" => 8,
+        "PART" => 9,
+        "PRON" => 10,
+        "PROPN" => 11,
+        "PUNCT" => 12,
+        "SCONJ" => 13,
+        "SYM" => 14,
+        "VERB" => 15,
+        "X" => 16,
+        _ => OTHER_UPOS,
+    };
+    1u32 << index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_matches_agree_with_the_tables() {
+        for (i, r) in RELATIONS.iter().enumerate() {
+            assert_eq!(relation_index(r), i as u32);
+            assert_eq!(relation_index(&format!("{r}:sub:x")), i as u32);
+        }
+        assert_eq!(relation_index("nsubjx"), OTHER_RELATION);
+        for (i, u) in UPOS_TAGS.iter().enumerate() {
+            assert_eq!(upos_bit(u), 1 << i);
+        }
+        assert_eq!(upos_bit("_"), 1 << OTHER_UPOS);
+    }
+}
