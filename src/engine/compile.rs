@@ -5,7 +5,7 @@
 //! specific label, whose two ends bind at once) and then follows edges outward from bound nodes,
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
-use crate::graph::{relation_bit, upos_bit};
+use crate::graph::{relation_bit, relation_index, upos_bit};
 use crate::rules::ast::{
     CheckedPattern, CheckedRule, CheckedValueTest, Field, Layer, LabelTest, NodeTest, Operand, OrderTest,
     VarId,
@@ -40,6 +40,49 @@ pub struct Filters {
     pub order: Vec<usize>,
 }
 
+/// A quick test on an edge's relation (its universal part, as a bit) that runs before, and
+/// often instead of, the label test itself.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RelationFilter {
+    /// Relations a matching label can have.
+    pub allowed: u64,
+    /// The relation alone decides: no need to look at the label's text.
+    pub decides: bool,
+}
+
+impl RelationFilter {
+    pub fn of(test: &LabelTest) -> RelationFilter {
+        let known = |univ: &str| relation_index(univ) != crate::graph::OTHER_RELATION;
+        match test {
+            LabelTest::Any => RelationFilter { allowed: u64::MAX, decides: true },
+            LabelTest::Exact(label) => RelationFilter { allowed: relation_bit(label), decides: false },
+            LabelTest::Universal(univ) => RelationFilter { allowed: relation_bit(univ), decides: known(univ) },
+            LabelTest::Alternatives(options) => options.iter().map(RelationFilter::of).fold(
+                RelationFilter { allowed: 0, decides: true },
+                |acc, f| RelationFilter { allowed: acc.allowed | f.allowed, decides: acc.decides && f.decides },
+            ),
+            LabelTest::Not(inner) => match RelationFilter::of(inner) {
+                f if f.decides => RelationFilter { allowed: !f.allowed, decides: true },
+                _ => RelationFilter { allowed: u64::MAX, decides: false },
+            },
+            LabelTest::Subtype(_) | LabelTest::Regex(_) | LabelTest::SameLabel(_) => {
+                RelationFilter { allowed: u64::MAX, decides: false }
+            }
+        }
+    }
+
+    /// `Some(verdict)` when the relation decides, `None` when the label must be tested.
+    pub fn check(self, relation: u8) -> Option<bool> {
+        if self.allowed & (1u64 << relation) == 0 {
+            Some(false)
+        } else if self.decides {
+            Some(true)
+        } else {
+            None
+        }
+    }
+}
+
 /// A pattern (the match block or a `without` block) compiled to steps.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -49,6 +92,8 @@ pub struct Plan {
     /// bound outside this pattern).
     pub filters: Vec<Filters>,
     pub before: Filters,
+    /// The relation filter of each of the pattern's edges.
+    pub relation_filters: Vec<RelationFilter>,
 }
 
 /// Groups of universal relations of which the sentence's basic tree must contain at least one
@@ -187,7 +232,8 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool]) -> Plan {
         steps.push(step);
         filters.push(done.newly_testable(pattern, &bound));
     }
-    Plan { pattern: pattern.clone(), steps, filters, before }
+    let relation_filters = pattern.edges.iter().map(|e| RelationFilter::of(&e.label)).collect();
+    Plan { pattern: pattern.clone(), steps, filters, before, relation_filters }
 }
 
 /// Which tests of a pattern are already scheduled.
@@ -245,6 +291,10 @@ pub struct CompiledRule {
     /// scans all nodes (new empty nodes are candidates). Rules that read only the basic tree
     /// find all their matches in a phase's first round.
     pub reads_enhanced: bool,
+    /// The relations of enhanced edges the rule's patterns can look at (bits of
+    /// [`relation_bit`]); all bits when some enhanced label test is too wide to say. A later
+    /// round retries the rule only if an edge of one of these relations changed.
+    pub enhanced_relations: u64,
 }
 
 pub fn compile(rule: &CheckedRule) -> CompiledRule {
@@ -260,5 +310,19 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
         p.pattern.edges.iter().any(|e| e.layer == Layer::Enhanced)
             || p.steps.iter().any(|s| matches!(s, Step::ScanNodes { .. }))
     });
-    CompiledRule { rule: rule.clone(), plan, withouts, anchor, reads_enhanced }
+    let enhanced_relations = std::iter::once(&plan)
+        .chain(&withouts)
+        .flat_map(|p| p.pattern.edges.iter())
+        .filter(|e| e.layer == Layer::Enhanced)
+        .map(|e| match &e.label {
+            // The same label as a matched edge: that edge's own test says which relations.
+            LabelTest::SameLabel(v) => rule
+                .edge_vars
+                .get(*v)
+                .and_then(|info| label_relations(&rule.pattern.edges[info.edge].label))
+                .unwrap_or(u64::MAX),
+            other => label_relations(other).unwrap_or(u64::MAX),
+        })
+        .fold(0, |acc, bits| acc | bits);
+    CompiledRule { rule: rule.clone(), plan, withouts, anchor, reads_enhanced, enhanced_relations }
 }

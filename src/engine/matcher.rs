@@ -8,7 +8,7 @@
 use super::compile::{Plan, Step};
 use crate::graph::{feature_value, Label, SentenceGraph};
 use crate::conllu::sentence::{FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
-use crate::rules::ast::{CheckedValueTest, EdgeTest, Field, FieldTest, Layer, OrderTest, Operand};
+use crate::rules::ast::{CheckedValueTest, Field, FieldTest, Layer, OrderTest, Operand};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 use smallvec::SmallVec;
@@ -67,8 +67,8 @@ pub fn exists(graph: &SentenceGraph, plan: &Plan, binding: &mut Binding) -> bool
     any
 }
 
-/// A candidate edge: head, dependent, which edge, and its label.
-type Candidate<'g> = (NodeIndex, NodeIndex, EdgeRefId, &'g str);
+/// A candidate edge: head, dependent, which edge, its label and the label's relation index.
+type Candidate<'g> = (NodeIndex, NodeIndex, EdgeRefId, &'g str, u8);
 type Candidates<'g> = SmallVec<[Candidate<'g>; 8]>;
 
 /// Returns false when the search must stop.
@@ -115,13 +115,13 @@ fn step(
                 }
                 _ => edge_candidates(graph, test.layer, None, None, &mut candidates),
             }
-            try_edges(graph, plan, withouts, index, binding, found, test, &candidates)
+            try_edges(graph, plan, withouts, index, binding, found, edge, &candidates)
         }
         Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
             let test = &plan.pattern.edges[edge];
             let mut candidates = Candidates::new();
             edge_candidates(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], &mut candidates);
-            try_edges(graph, plan, withouts, index, binding, found, test, &candidates)
+            try_edges(graph, plan, withouts, index, binding, found, edge, &candidates)
         }
     }
 }
@@ -136,17 +136,19 @@ fn try_edges(
     index: usize,
     binding: &mut Binding,
     found: &mut dyn FnMut(&Binding) -> bool,
-    test: &EdgeTest,
+    edge: usize,
     candidates: &[Candidate],
 ) -> bool {
+    let test = &plan.pattern.edges[edge];
+    let filter = plan.relation_filters[edge];
     let bind_from = binding.nodes[test.from].is_none();
     let bind_to = binding.nodes[test.to].is_none();
-    for &(from, to, id, label) in candidates {
+    for &(from, to, id, label, relation) in candidates {
         if test.from == test.to && from != to {
             continue;
         }
-        let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.to_string());
-        if !test.label.matches(label, &labels) {
+        let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.as_str());
+        if !filter.check(relation).unwrap_or_else(|| test.label.matches(label, &labels)) {
             continue;
         }
         // Injectivity: a newly bound variable takes a node no other variable has.
@@ -180,7 +182,8 @@ fn try_edges(
 
 fn basic_edge<'g>(graph: &SentenceGraph<'g>, dependent: u32) -> Candidate<'g> {
     let head = graph.basic_head(dependent);
-    (graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), graph.basic_deprel(dependent))
+    let relation = graph.basic_relation(dependent);
+    (graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), graph.basic_deprel(dependent), relation)
 }
 
 /// Edges of `layer` from `from` (if bound) to `to` (if bound).
@@ -219,19 +222,22 @@ fn edge_candidates<'g>(
                 graph
                     .outgoing(f)
                     .filter(|(_, d, _)| *d == t)
-                    .map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.as_str())),
+                    .map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.as_str(), e.relation)),
             ),
             (None, Some(t)) => {
-                out.extend(graph.incoming(t).map(|(id, h, e)| (h, t, EdgeRefId::Enhanced(id), e.label.as_str())))
+                out.extend(graph.incoming(t).map(|(id, h, e)| (h, t, EdgeRefId::Enhanced(id), e.label.as_str(), e.relation)))
             }
             (Some(f), None) => {
-                out.extend(graph.outgoing(f).map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.as_str())))
+                out.extend(graph.outgoing(f).map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.as_str(), e.relation)))
             }
             (None, None) => out.extend(
                 graph
                     .petgraph()
                     .edge_references()
-                    .map(|e| (e.source(), e.target(), EdgeRefId::Enhanced(e.id()), e.weight().label.as_str())),
+                    .map(|e| {
+                        let w = e.weight();
+                        (e.source(), e.target(), EdgeRefId::Enhanced(e.id()), w.label.as_str(), w.relation)
+                    }),
             ),
         },
     }
@@ -245,10 +251,13 @@ fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters,
         test.tests.iter().all(|t| field_test(graph, node, t))
     }) && filters.absent_edges.iter().all(|&i| {
         let test = &pattern.edges[i];
+        let filter = plan.relation_filters[i];
         let mut candidates = Candidates::new();
         edge_candidates(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], &mut candidates);
-        let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.to_string());
-        !candidates.iter().any(|(_, _, _, label)| test.label.matches(label, &labels))
+        let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.as_str());
+        !candidates
+            .iter()
+            .any(|&(_, _, _, label, relation)| filter.check(relation).unwrap_or_else(|| test.label.matches(label, &labels)))
     }) && filters.order.iter().all(|&i| order_test(graph, &pattern.order[i], binding))
 }
 

@@ -106,14 +106,20 @@ impl Enhancer {
     ) -> Result<(), StepLimitError> {
         let mut fired: FxHashSet<rewrite::MatchKey> = FxHashSet::default();
         let mut matches: Vec<(usize, Binding)> = Vec::new();
-        let mut first_round = true;
+        // What the previous round changed; `None` before the first round.
+        let mut last: Option<rewrite::Changes> = None;
         loop {
             matches.clear();
             for &r in rules {
                 let compiled = &self.rules[r];
-                // Basic-only rules cannot find anything new after the first round.
-                if !first_round && !compiled.reads_enhanced {
-                    continue;
+                // After the first round, only rules that can see what changed can match anew:
+                // the basic tree never changes.
+                if let Some(changes) = last {
+                    let sees_edges = changes.relations & compiled.enhanced_relations != 0;
+                    let sees_nodes = changes.nodes && compiled.reads_enhanced;
+                    if !sees_edges && !sees_nodes {
+                        continue;
+                    }
                 }
                 let rule = &compiled.rule;
                 let match_vars = rule.pattern.new_vars.end;
@@ -125,12 +131,10 @@ impl Enhancer {
                     true
                 });
             }
-            first_round = false;
-            let mut changed = false;
+            let mut changes = rewrite::Changes::default();
             for (r, binding) in matches.iter_mut() {
                 let rule = &self.rules[*r].rule;
-                if rewrite::apply(graph, &rule.actions, binding, Origin::Rule(*r as u32)) {
-                    changed = true;
+                if rewrite::apply(graph, &rule.actions, binding, Origin::Rule(*r as u32), &mut changes) {
                     *steps += 1;
                     if *steps > limit {
                         return Err(StepLimitError {
@@ -143,9 +147,10 @@ impl Enhancer {
                 }
             }
             // An unchanged graph has no match that was not found already.
-            if !changed {
+            if !changes.any() {
                 return Ok(());
             }
+            last = Some(changes);
         }
     }
 

@@ -5,28 +5,60 @@ use crate::graph::{Label, Node, Origin, SentenceGraph};
 use crate::rules::ast::{CheckedAction, Direction, LabelTest, Place, Template, TemplateValue, TransferMode};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
-/// Applies `actions` for `binding` (extended with the empty nodes the actions create).
-/// Returns whether the graph changed.
-pub fn apply(graph: &mut SentenceGraph, actions: &[CheckedAction], binding: &mut Binding, origin: Origin) -> bool {
+/// What a round of rewriting changed: which relations' enhanced edges (bits of
+/// [`crate::graph::relation_bit`]), and whether nodes were added.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub relations: u64,
+    pub nodes: bool,
+}
+
+impl Changes {
+    pub fn any(self) -> bool {
+        self.relations != 0 || self.nodes
+    }
+}
+
+/// Applies `actions` for `binding` (extended with the empty nodes the actions create),
+/// recording what changed in `changes`. Returns whether the graph changed.
+pub fn apply(
+    graph: &mut SentenceGraph,
+    actions: &[CheckedAction],
+    binding: &mut Binding,
+    origin: Origin,
+    changes: &mut Changes,
+) -> bool {
     let mut changed = false;
+    let note = |changes: &mut Changes, label: &str, did: bool| {
+        if did {
+            changes.relations |= crate::graph::relation_bit(label);
+        }
+        did
+    };
     let mut label = String::new();
     for action in actions {
         match action {
             CheckedAction::AddEdge { from, to, label: template } => {
                 let (from, to) = (binding.node(*from), binding.node(*to));
                 if from != to && render(graph, template, binding, &mut label) {
-                    changed |= graph.add_edge(from, to, crate::graph::label(&label), origin);
+                    let did = graph.add_edge(from, to, crate::graph::label(&label), origin);
+                    changed |= note(changes, &label, did);
                 }
             }
             CheckedAction::DeleteEdge { from, to, label: test } => {
                 for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
-                    changed |= graph.remove_edge(edge);
+                    let old = graph.edge(edge).map(|(_, _, e)| e.label.clone()).unwrap_or_default();
+                    let did = graph.remove_edge(edge);
+                    changed |= note(changes, &old, did);
                 }
             }
             CheckedAction::Relabel { from, to, label: test, new_label } => {
                 if render(graph, new_label, binding, &mut label) {
                     for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
-                        changed |= graph.relabel(edge, crate::graph::label(&label), origin);
+                        let old = graph.edge(edge).map(|(_, _, e)| e.label.clone()).unwrap_or_default();
+                        let did = graph.relabel(edge, crate::graph::label(&label), origin);
+                        changed |= note(changes, &old, did);
+                        changed |= note(changes, &label, did);
                     }
                 }
             }
@@ -44,6 +76,7 @@ pub fn apply(graph: &mut SentenceGraph, actions: &[CheckedAction], binding: &mut
                 };
                 let node = graph.add_empty_node(after, copy_of);
                 binding.nodes[*var] = Some(node);
+                changes.nodes = true;
                 changed = true;
             }
             CheckedAction::TransferEdges { mode, direction, from, to, matching } => {
@@ -57,12 +90,14 @@ pub fn apply(graph: &mut SentenceGraph, actions: &[CheckedAction], binding: &mut
                     if !matching.matches(&edge_label, &labels) || other == to {
                         continue;
                     }
-                    changed |= match direction {
-                        Direction::Incoming => graph.add_edge(other, to, edge_label, origin),
-                        Direction::Outgoing => graph.add_edge(to, other, edge_label, origin),
+                    let did = match direction {
+                        Direction::Incoming => graph.add_edge(other, to, edge_label.clone(), origin),
+                        Direction::Outgoing => graph.add_edge(to, other, edge_label.clone(), origin),
                     };
+                    changed |= note(changes, &edge_label, did);
                     if *mode == TransferMode::Move {
-                        changed |= graph.remove_edge(id);
+                        let did = graph.remove_edge(id);
+                        changed |= note(changes, &edge_label, did);
                     }
                 }
             }
@@ -71,8 +106,8 @@ pub fn apply(graph: &mut SentenceGraph, actions: &[CheckedAction], binding: &mut
     changed
 }
 
-fn bound_labels(binding: &Binding) -> impl Fn(usize) -> Option<String> + '_ {
-    |e| binding.edges[e].as_ref().map(|(_, l)| l.to_string())
+fn bound_labels<'b>(binding: &'b Binding) -> impl Fn(usize) -> Option<&'b str> + 'b {
+    |e| binding.edges[e].as_ref().map(|(_, l)| l.as_str())
 }
 
 fn matching_edges(graph: &SentenceGraph, from: NodeIndex, to: NodeIndex, test: &LabelTest, binding: &Binding) -> Vec<EdgeIndex> {

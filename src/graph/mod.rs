@@ -12,7 +12,7 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use smol_str::SmolStr;
 
-pub use relations::{relation_bit, relation_index, upos_bit, RELATIONS, UPOS_TAGS};
+pub use relations::{relation_bit, relation_index, upos_bit, OTHER_RELATION, RELATIONS, UPOS_TAGS};
 
 mod relations;
 
@@ -40,6 +40,15 @@ pub enum Origin {
 pub struct Edge {
     pub label: Label,
     pub origin: Origin,
+    /// [`relation_index`] of the label, kept so matching can test relations as bits.
+    pub relation: u8,
+}
+
+impl Edge {
+    pub fn new(label: Label, origin: Origin) -> Edge {
+        let relation = relation_index(&label) as u8;
+        Edge { label, origin, relation }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -67,6 +76,8 @@ pub struct SentenceGraph<'s> {
     /// [`relation_bit`]): words of relation `r` are `relation_words[relation_start[r]..relation_start[r + 1]]`.
     relation_words: Vec<u32>,
     relation_start: [u32; 65],
+    /// [`relation_index`] of each word's basic DEPREL (word `n` at `n - 1`).
+    word_relation: Vec<u8>,
     upos: u32,
 }
 
@@ -88,10 +99,10 @@ impl<'s> SentenceGraph<'s> {
         let mut upos = 0;
         for word in &sentence.words {
             let deprel = sentence.column(word, DEPREL);
-            let edge = Edge { label: label(deprel), origin: Origin::Basic };
+            let relation = relation_index(deprel) as usize;
+            let edge = Edge { label: label(deprel), origin: Origin::Basic, relation: relation as u8 };
             graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
             children_start[word.head as usize + 1] += 1;
-            let relation = relation_index(deprel) as usize;
             relation_of.push(relation as u8);
             relation_start[relation + 1] += 1;
             upos |= upos_bit(sentence.column(word, UPOS));
@@ -123,6 +134,7 @@ impl<'s> SentenceGraph<'s> {
             empty_nodes: Vec::new(),
             relation_words,
             relation_start,
+            word_relation: relation_of,
             upos,
         }
     }
@@ -135,10 +147,17 @@ impl<'s> SentenceGraph<'s> {
     /// Words whose basic DEPREL's universal relation is in `relations` (a set of
     /// [`relation_bit`]s), in order of relation then word.
     pub fn words_with_relations(&self, relations: u64) -> impl Iterator<Item = u32> + '_ {
-        (0..64usize).filter(move |r| relations & (1u64 << r) != 0).flat_map(move |r| {
-            let range = self.relation_start[r] as usize..self.relation_start[r + 1] as usize;
-            self.relation_words[range].iter().copied()
+        let mut bits = relations;
+        std::iter::from_fn(move || {
+            let r = bits.trailing_zeros() as usize;
+            if r >= 64 {
+                return None;
+            }
+            bits &= bits - 1;
+            Some(&self.relation_words[self.relation_start[r] as usize..self.relation_start[r + 1] as usize])
         })
+        .flatten()
+        .copied()
     }
 
     /// The universal relations present in the basic tree, as a set of [`relation_bit`]s.
@@ -176,6 +195,11 @@ impl<'s> SentenceGraph<'s> {
     /// Basic head of word `n` (0 for the root's dependent).
     pub fn basic_head(&self, n: u32) -> u32 {
         self.sentence.word(n).head
+    }
+
+    /// [`relation_index`] of word `n`'s basic DEPREL.
+    pub fn basic_relation(&self, n: u32) -> u8 {
+        self.word_relation[n as usize - 1]
     }
 
     pub fn basic_deprel(&self, n: u32) -> &'s str {
@@ -268,7 +292,7 @@ impl<'s> SentenceGraph<'s> {
         if self.find_edge(head, dependent, &label).is_some() {
             return false;
         }
-        self.graph.add_edge(head, dependent, Edge { label, origin });
+        self.graph.add_edge(head, dependent, Edge::new(label, origin));
         true
     }
 
@@ -285,7 +309,7 @@ impl<'s> SentenceGraph<'s> {
         if self.find_edge(head, dependent, &label).is_some() {
             self.graph.remove_edge(edge);
         } else {
-            self.graph[edge] = Edge { label, origin };
+            self.graph[edge] = Edge::new(label, origin);
         }
         true
     }

@@ -643,7 +643,7 @@ pub enum LabelTest {
 
 impl LabelTest {
     /// Whether `label` passes, given the labels bound to edge variables so far.
-    pub fn matches(&self, label: &str, edge_labels: &dyn Fn(EdgeVarId) -> Option<String>) -> bool {
+    pub fn matches<'l>(&self, label: &str, edge_labels: &dyn Fn(EdgeVarId) -> Option<&'l str>) -> bool {
         match self {
             LabelTest::Any => true,
             LabelTest::Exact(l) => label == l,
