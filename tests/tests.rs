@@ -4,4 +4,5 @@ mod bad_input;
 mod common;
 mod conllu_io;
 mod eval;
+mod robustness;
 mod validate;
