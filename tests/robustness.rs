@@ -70,9 +70,10 @@ fn basic_pipeline(enhancer: &Enhancer, threads: usize, batch: usize, on_error: O
 }
 
 /// Lines of `text` with empty-node lines dropped and DEPS blanked: what the basic profile must
-/// leave unchanged. Terminators stay (split on `\n` keeps `\r`), so they are compared too.
+/// leave unchanged. Each line keeps its terminator, so terminators are compared too (an empty
+/// node that ended the input without one goes, and the word before it keeps its own).
 fn all_but_deps(text: &[u8]) -> Vec<Vec<u8>> {
-    text.split(|&b| b == b'\n')
+    text.split_inclusive(|&b| b == b'\n')
         .filter(|line| !is_empty_node_line(line))
         .map(|line| {
             let mut cols: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
@@ -238,6 +239,13 @@ fn empty_node_before_the_first_word_round_trips() {
 #[test]
 fn adjacent_multiword_tokens_ending_on_the_last_word_are_valid() {
     let input = b"1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n3-4\tcd\t_\t_\t_\t_\t_\t_\t_\t_\n3\tc\tc\tX\t_\t_\t1\tdep\t_\t_\n4\td\td\tX\t_\t_\t1\tdep\t_\t_\n";
+    assert_eq!(round_trip(input).unwrap(), input.to_vec());
+}
+
+/// The MWT checks read the range from the line, which may start with the input's BOM.
+#[test]
+fn multiword_token_on_the_first_line_after_a_bom_is_valid() {
+    let input = b"\xEF\xBB\xBF1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n";
     assert_eq!(round_trip(input).unwrap(), input.to_vec());
 }
 
