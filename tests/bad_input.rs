@@ -42,6 +42,19 @@ bad_input_tests!(
     empty_node_before_word,
     mwt_wrong_range,
     only_comments,
+    truncated_line,
+    tab_space_mix,
+    bom_mid_file,
+    cr_line_endings,
+    mwt_overlap,
+    mwt_past_end,
+    only_spaces_line,
+    deps_head_empty_root,
+    negative_id,
+    negative_head,
+    huge_id,
+    nul_bytes,
+    duplicate_empty_node,
 );
 
 const GOOD: &str = "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n";

@@ -5,5 +5,6 @@ mod common;
 mod conllu_io;
 mod engine;
 mod eval;
+mod robustness;
 mod rules_front;
 mod validate;

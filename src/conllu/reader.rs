@@ -7,6 +7,8 @@
 
 use std::io::{self, BufRead};
 
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// The raw bytes of one sentence and where they start in the input.
 #[derive(Clone, Debug, Default)]
 pub struct RawBlock {
@@ -19,16 +21,26 @@ pub struct RawBlock {
 
 impl RawBlock {
     /// Only blank lines: what is left of an input that ends, or consists, in blank lines.
-    /// It holds no sentence; writers copy it as it is.
+    /// It holds no sentence; writers copy it as it is. A byte-order mark that starts the input
+    /// does not count as content (an "empty" file saved with a BOM).
     pub fn is_blank(&self) -> bool {
-        self.bytes.iter().all(|&b| b == b'\n' || b == b'\r')
+        let bytes = match self.bytes.strip_prefix(BOM) {
+            Some(rest) if self.starts_input => rest,
+            _ => &self.bytes[..],
+        };
+        bytes.iter().all(|&b| b == b'\n' || b == b'\r')
     }
 }
 
 pub struct BlockReader<R> {
     input: R,
+    /// Number of the next line not yet in a block.
     next_line: usize,
     started: bool,
+    /// A content line read while looking for more blank lines: the first line of the next
+    /// block. Reading ahead a whole line (rather than peeking at the buffer) keeps the block
+    /// boundaries independent of where the input's buffer happens to end, e.g. inside `\r\n`.
+    pending: Vec<u8>,
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -37,7 +49,7 @@ fn is_blank(line: &[u8]) -> bool {
 
 impl<R: BufRead> BlockReader<R> {
     pub fn new(input: R) -> Self {
-        BlockReader { input, next_line: 1, started: false }
+        BlockReader { input, next_line: 1, started: false, pending: Vec::new() }
     }
 
     /// Reads the next block into `block` (its buffer is reused). Returns `false` at the end of
@@ -47,7 +59,11 @@ impl<R: BufRead> BlockReader<R> {
         block.first_line = self.next_line;
         block.starts_input = !self.started;
         self.started = true;
-        let mut seen_content = false;
+        let mut seen_content = !self.pending.is_empty();
+        if seen_content {
+            block.bytes.append(&mut self.pending);
+            self.next_line += 1;
+        }
         loop {
             let start = block.bytes.len();
             let n = self.input.read_until(b'\n', &mut block.bytes)?;
@@ -61,19 +77,15 @@ impl<R: BufRead> BlockReader<R> {
             }
             if seen_content {
                 // Take every further blank line too, so the next block starts with content.
-                while self.next_is_blank()? {
-                    let n = self.input.read_until(b'\n', &mut block.bytes)?;
-                    debug_assert!(n > 0);
+                loop {
+                    if self.input.read_until(b'\n', &mut self.pending)? == 0 || !is_blank(&self.pending) {
+                        return Ok(true);
+                    }
+                    block.bytes.append(&mut self.pending);
                     self.next_line += 1;
                 }
-                return Ok(true);
             }
         }
-    }
-
-    fn next_is_blank(&mut self) -> io::Result<bool> {
-        let buf = self.input.fill_buf()?;
-        Ok(buf.starts_with(b"\n") || buf.starts_with(b"\r\n"))
     }
 }
 

@@ -228,9 +228,10 @@ impl Sentence {
             let mut content = start..end;
             if bytes[..content.end].ends_with(b"\n") {
                 content.end -= 1;
-                if bytes[..content.end].ends_with(b"\r") {
-                    content.end -= 1;
-                }
+            }
+            // CR of a CRLF, or a CR that ends the input (a CRLF file cut between CR and LF).
+            if bytes[..content.end].ends_with(b"\r") {
+                content.end -= 1;
             }
             if starts_input && start == 0 && bytes.starts_with(BOM) {
                 content.start += BOM.len();
@@ -254,6 +255,15 @@ impl Sentence {
     fn parse_line(&mut self, content: Range<usize>, number: usize, line_index: u32) -> Result<LineKind, ParseError> {
         let err = |message: String| ParseError { line: number, message };
         let line = &self.text[content.clone()];
+        if line.starts_with('\u{FEFF}') {
+            // Typically `cat a.conllu b.conllu` with b saved with a BOM. Said outright, because
+            // the character is invisible in any other message (e.g. "malformed ID '1'").
+            return Err(err("byte-order mark (U+FEFF) at the start of a line; only the input's first line may have one".into()));
+        }
+        if line.contains('\r') {
+            // Old Mac line ends (CR alone) would otherwise make the whole file one comment line.
+            return Err(err("carriage return (CR) inside a line: lines must end in LF or CRLF".into()));
+        }
         if line.is_empty() || line.starts_with('#') {
             return Ok(LineKind::Verbatim);
         }
@@ -339,6 +349,7 @@ impl Sentence {
             return Err(ParseError { line: self.first_line, message });
         }
         let n = self.words.len() as u32;
+        self.check_multiwords()?;
         let mut root: Option<&Token> = None;
         for word in &self.words {
             let line = self.line_of(word);
@@ -400,6 +411,36 @@ impl Sentence {
                     return Err(ParseError { line: self.line_of(token), message });
                 }
             }
+        }
+        Ok(())
+    }
+}
+
+impl Sentence {
+    /// Multiword token ranges must not overlap and must end within the sentence (`parse_line`
+    /// has checked that each starts at the next word and spans at least two).
+    fn check_multiwords(&self) -> Result<(), ParseError> {
+        let n = self.words.len() as u32;
+        let mut previous: Option<(&str, u32)> = None;
+        for line in self.lines.iter().filter(|l| l.kind == LineKind::Multiword) {
+            let text = self.span(line.bytes);
+            // Only the input's first line may start with a BOM; the ID follows it.
+            let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+            let id = text.split('\t').next().unwrap_or_default();
+            let range = id.split_once('-').and_then(|(a, b)| Some((parse_u32(a)?, parse_u32(b)?)));
+            let Some((first, last)) = range else {
+                let message = format!("malformed multiword token ID '{id}'");
+                return Err(ParseError { line: line.number, message });
+            };
+            if let Some((previous_id, _)) = previous.filter(|&(_, l)| first <= l) {
+                let message = format!("multiword token range '{id}' overlaps '{previous_id}'");
+                return Err(ParseError { line: line.number, message });
+            }
+            if last > n {
+                let message = format!("multiword token range '{id}' runs past the last word of the sentence ({n})");
+                return Err(ParseError { line: line.number, message });
+            }
+            previous = Some((id, last));
         }
         Ok(())
     }
