@@ -4,15 +4,10 @@
 //! batch is written in input order. Memory is bounded by the batch size, not the input size.
 
 use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, ParseError, RawBlock, Sentence};
+use crate::engine::{Enhancer, Workspace};
 use rayon::prelude::*;
 use std::fmt;
 use std::io::{self, BufRead, Write};
-
-/// Turns one parsed sentence into its enhanced layer.
-pub trait Enhance: Sync {
-    /// Fills `layer`; an error (e.g. a rule set that loops) is reported like bad input.
-    fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String>;
-}
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum OnError {
@@ -94,9 +89,10 @@ struct Slot {
 struct Scratch {
     sentence: Sentence,
     layer: EnhancedLayer,
+    workspace: Workspace,
 }
 
-fn process(slot: &mut Slot, scratch: &mut Scratch, enhancer: &dyn Enhance) {
+fn process(slot: &mut Slot, scratch: &mut Scratch, enhancer: &Enhancer) {
     slot.out.clear();
     slot.words = 0;
     slot.error = None;
@@ -116,7 +112,7 @@ fn process(slot: &mut Slot, scratch: &mut Scratch, enhancer: &dyn Enhance) {
         Ok(()) => {
             let sentence = &scratch.sentence;
             slot.words = sentence.words.len();
-            match enhancer.enhance(sentence, &mut scratch.layer) {
+            match enhancer.enhance_with(sentence, &mut scratch.layer, &mut scratch.workspace) {
                 Ok(()) => write_sentence(&mut slot.out, sentence, Some(&scratch.layer)),
                 Err(message) => {
                     write_sentence(&mut slot.out, sentence, None);
@@ -131,13 +127,13 @@ fn process(slot: &mut Slot, scratch: &mut Scratch, enhancer: &dyn Enhance) {
 
 /// An enhancer with its options and worker threads, ready to run over any number of inputs.
 pub struct Pipeline<'e> {
-    enhancer: &'e dyn Enhance,
+    enhancer: &'e Enhancer,
     options: PipelineOptions,
     pool: rayon::ThreadPool,
 }
 
 impl<'e> Pipeline<'e> {
-    pub fn new(enhancer: &'e dyn Enhance, options: PipelineOptions) -> Result<Self, rayon::ThreadPoolBuildError> {
+    pub fn new(enhancer: &'e Enhancer, options: PipelineOptions) -> Result<Self, rayon::ThreadPoolBuildError> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
         Ok(Pipeline { enhancer, options, pool })
     }
@@ -195,11 +191,5 @@ impl<'e> Pipeline<'e> {
                 return Ok(summary);
             }
         }
-    }
-}
-
-impl Enhance for crate::engine::Enhancer {
-    fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String> {
-        crate::engine::Enhancer::enhance(self, sentence, layer)
     }
 }

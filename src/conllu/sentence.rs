@@ -94,6 +94,7 @@ pub struct Sentence {
     /// The largest word number any DEPS names as head, and whether any names an empty node.
     deps_max_word: u32,
     deps_name_empty_nodes: bool,
+    block_has_cr: bool,
 }
 
 impl Sentence {
@@ -187,7 +188,15 @@ impl Sentence {
 
     /// Like [`Sentence::parse`], reusing this sentence's buffers.
     pub fn parse_into(&mut self, block: RawBlock) -> Result<(), Box<(RawBlock, ParseError)>> {
-        let text = match String::from_utf8(block.bytes) {
+        // SIMD validation first; std's slower check only runs to locate an error.
+        let valid = simdutf8::basic::from_utf8(&block.bytes).is_ok();
+        let checked = if valid {
+            // SAFETY: `simdutf8` has just validated these bytes as UTF-8.
+            Ok(unsafe { String::from_utf8_unchecked(block.bytes) })
+        } else {
+            String::from_utf8(block.bytes)
+        };
+        let text = match checked {
             Ok(text) => text,
             Err(e) => {
                 let bytes = e.into_bytes();
@@ -222,6 +231,8 @@ impl Sentence {
         let mut number = self.first_line;
         let mut lines = std::mem::take(&mut self.lines);
         let mut result = Ok(());
+        // Lines are checked for stray CRs only if the block has any CR at all (CRLF input).
+        self.block_has_cr = memchr::memchr(b'\r', self.text.as_bytes()).is_some();
         while start < self.text.len() {
             let bytes = self.text.as_bytes();
             let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
@@ -260,7 +271,7 @@ impl Sentence {
             // the character is invisible in any other message (e.g. "malformed ID '1'").
             return Err(err("byte-order mark (U+FEFF) at the start of a line; only the input's first line may have one".into()));
         }
-        if line.contains('\r') {
+        if self.block_has_cr && line.contains('\r') {
             // Old Mac line ends (CR alone) would otherwise make the whole file one comment line.
             return Err(err("carriage return (CR) inside a line: lines must end in LF or CRLF".into()));
         }

@@ -34,6 +34,17 @@ pub struct Enhancer {
     pub profile: String,
 }
 
+/// Buffers a thread reuses from sentence to sentence while enhancing.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    /// Matches already applied in the current phase (a rule fires once per match).
+    fired: FxHashSet<rewrite::MatchKey>,
+    /// Matches found in the current round, applied after the search.
+    matches: Vec<(usize, Binding)>,
+    /// The label being built by an action.
+    label: String,
+}
+
 /// A rule set that did not reach a fixpoint.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepLimitError {
@@ -71,8 +82,13 @@ impl Enhancer {
     }
 
     pub fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String> {
+        self.enhance_with(sentence, layer, &mut Workspace::default())
+    }
+
+    /// [`Enhancer::enhance`] with buffers kept from one sentence to the next.
+    pub fn enhance_with(&self, sentence: &Sentence, layer: &mut EnhancedLayer, workspace: &mut Workspace) -> Result<(), String> {
         let mut graph = SentenceGraph::from_basic(sentence);
-        self.run(&mut graph).map_err(|e| match sentence.comment("sent_id") {
+        self.run_with(&mut graph, workspace).map_err(|e| match sentence.comment("sent_id") {
             Some(id) => format!("sentence {id}: {e}"),
             None => e.to_string(),
         })?;
@@ -82,6 +98,10 @@ impl Enhancer {
 
     /// Applies every phase to `graph`.
     pub fn run(&self, graph: &mut SentenceGraph) -> Result<(), StepLimitError> {
+        self.run_with(graph, &mut Workspace::default())
+    }
+
+    fn run_with(&self, graph: &mut SentenceGraph, workspace: &mut Workspace) -> Result<(), StepLimitError> {
         let (relations, upos) = (graph.basic_relations(), graph.upos_tags());
         let limit = STEPS_FLOOR + STEPS_PER_WORD * graph.word_count() as usize;
         let mut steps = 0;
@@ -89,7 +109,7 @@ impl Enhancer {
             let candidates: smallvec::SmallVec<[usize; 32]> =
                 range.clone().filter(|&r| self.rules[r].anchor.admits(relations, upos)).collect();
             if !candidates.is_empty() {
-                self.run_phase(graph, name, &candidates, &mut steps, limit)?;
+                self.run_phase(graph, name, &candidates, &mut steps, limit, workspace)?;
             }
         }
         Ok(())
@@ -103,9 +123,10 @@ impl Enhancer {
         rules: &[usize],
         steps: &mut usize,
         limit: usize,
+        workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
-        let mut fired: FxHashSet<rewrite::MatchKey> = FxHashSet::default();
-        let mut matches: Vec<(usize, Binding)> = Vec::new();
+        let Workspace { fired, matches, label } = workspace;
+        fired.clear();
         // What the previous round changed; `None` before the first round.
         let mut last: Option<rewrite::Changes> = None;
         loop {
@@ -134,7 +155,7 @@ impl Enhancer {
             let mut changes = rewrite::Changes::default();
             for (r, binding) in matches.iter_mut() {
                 let rule = &self.rules[*r].rule;
-                if rewrite::apply(graph, &rule.actions, binding, Origin::Rule(*r as u32), &mut changes) {
+                if rewrite::apply(graph, &rule.actions, binding, Origin::Rule(*r as u32), &mut changes, label) {
                     *steps += 1;
                     if *steps > limit {
                         return Err(StepLimitError {

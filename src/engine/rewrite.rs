@@ -27,6 +27,7 @@ pub fn apply(
     binding: &mut Binding,
     origin: Origin,
     changes: &mut Changes,
+    label: &mut String,
 ) -> bool {
     let mut changed = false;
     let note = |changes: &mut Changes, label: &str, did: bool| {
@@ -35,14 +36,13 @@ pub fn apply(
         }
         did
     };
-    let mut label = String::new();
     for action in actions {
         match action {
             CheckedAction::AddEdge { from, to, label: template } => {
                 let (from, to) = (binding.node(*from), binding.node(*to));
-                if from != to && render(graph, template, binding, &mut label) {
-                    let did = graph.add_edge(from, to, crate::graph::label(&label), origin);
-                    changed |= note(changes, &label, did);
+                if from != to && render(graph, template, binding, label) {
+                    let did = graph.add_edge(from, to, crate::graph::label(label), origin);
+                    changed |= note(changes, label, did);
                 }
             }
             CheckedAction::DeleteEdge { from, to, label: test } => {
@@ -53,12 +53,12 @@ pub fn apply(
                 }
             }
             CheckedAction::Relabel { from, to, label: test, new_label } => {
-                if render(graph, new_label, binding, &mut label) {
+                if render(graph, new_label, binding, label) {
                     for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
                         let old = graph.edge(edge).map(|(_, _, e)| e.label.clone()).unwrap_or_default();
-                        let did = graph.relabel(edge, crate::graph::label(&label), origin);
+                        let did = graph.relabel(edge, crate::graph::label(label), origin);
                         changed |= note(changes, &old, did);
-                        changed |= note(changes, &label, did);
+                        changed |= note(changes, label, did);
                     }
                 }
             }
@@ -110,7 +110,13 @@ fn bound_labels<'b>(binding: &'b Binding) -> impl Fn(usize) -> Option<&'b str> +
     |e| binding.edges[e].as_ref().map(|(_, l)| l.as_str())
 }
 
-fn matching_edges(graph: &SentenceGraph, from: NodeIndex, to: NodeIndex, test: &LabelTest, binding: &Binding) -> Vec<EdgeIndex> {
+fn matching_edges(
+    graph: &SentenceGraph,
+    from: NodeIndex,
+    to: NodeIndex,
+    test: &LabelTest,
+    binding: &Binding,
+) -> smallvec::SmallVec<[EdgeIndex; 4]> {
     let labels = bound_labels(binding);
     graph
         .outgoing(from)
