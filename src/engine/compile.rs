@@ -63,7 +63,7 @@ impl RelationFilter {
             ),
             LabelTest::Not(inner) => match RelationFilter::of(inner) {
                 f if f.decides => RelationFilter { allowed: !f.allowed, decides: true },
-                _ => RelationFilter { allowed: u64::MAX, decides: false },
+                _ => RelationFilter { allowed: !covered_relations(inner), decides: false },
             },
             LabelTest::Subtype(_) | LabelTest::Regex(_) | LabelTest::SameLabel(_) => {
                 RelationFilter { allowed: u64::MAX, decides: false }
@@ -117,7 +117,30 @@ fn label_relations(test: &LabelTest) -> Option<u64> {
         LabelTest::Exact(label) => Some(relation_bit(label)),
         LabelTest::Universal(univ) => Some(relation_bit(univ)),
         LabelTest::Alternatives(options) => options.iter().map(label_relations).try_fold(0, |acc, o| Some(acc | o?)),
+        // Whatever the inner test accepts in full is excluded.
+        LabelTest::Not(inner) => Some(!covered_relations(inner)),
         _ => None,
+    }
+}
+
+/// Relations all of whose labels pass `test` (`obl:*` covers obl; `obl:tmod` covers nothing).
+fn covered_relations(test: &LabelTest) -> u64 {
+    match test {
+        LabelTest::Any => u64::MAX,
+        LabelTest::Universal(univ) if relation_index(univ) != crate::graph::OTHER_RELATION => relation_bit(univ),
+        LabelTest::Alternatives(options) => options.iter().map(covered_relations).fold(0, |acc, c| acc | c),
+        LabelTest::Not(inner) => label_relations(inner).map_or(0, |r| !r),
+        _ => 0,
+    }
+}
+
+/// The edge variables a label test compares with (`e.label`).
+fn label_edge_vars(test: &LabelTest, out: &mut Vec<usize>) {
+    match test {
+        LabelTest::SameLabel(v) => out.push(*v),
+        LabelTest::Alternatives(options) => options.iter().for_each(|o| label_edge_vars(o, out)),
+        LabelTest::Not(inner) => label_edge_vars(inner, out),
+        _ => {}
     }
 }
 
@@ -170,9 +193,21 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
     anchor
 }
 
-/// Compiles `pattern`, given the variables bound before it starts (`bound_before[v]`).
-pub fn plan(pattern: &CheckedPattern, bound_before: &[bool]) -> Plan {
+/// Compiles `pattern`, given the node variables bound before it starts (`bound_before[v]`)
+/// and whether its edge variables are (`edge_vars_before[e]`).
+pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &[bool]) -> Plan {
     let mut bound = bound_before.to_vec();
+    let mut edge_vars_bound = edge_vars_before.to_vec();
+    // An edge whose label compares with an edge variable waits until that variable is bound.
+    let waits_for: Vec<Vec<usize>> = pattern
+        .edges
+        .iter()
+        .map(|e| {
+            let mut vars = Vec::new();
+            label_edge_vars(&e.label, &mut vars);
+            vars
+        })
+        .collect();
     let node_test = |v: VarId| pattern.nodes.iter().find(|n| n.var == v);
     let mut used: Vec<bool> = pattern.edges.iter().map(|e| e.negated).collect();
     let mut done = Done::default();
@@ -182,8 +217,9 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool]) -> Plan {
     loop {
         // The cheapest edge that touches a bound node: checks first, then a dependent's one
         // basic head, then enhanced heads, then children.
+        let ready = |e: usize, edge_vars_bound: &[bool]| waits_for[e].iter().all(|&v| edge_vars_bound.get(v).copied().unwrap_or(true));
         let connected = (0..pattern.edges.len())
-            .filter(|&e| !used[e])
+            .filter(|&e| !used[e] && ready(e, &edge_vars_bound))
             .filter_map(|e| {
                 let edge = &pattern.edges[e];
                 let cost = match (bound[edge.from], bound[edge.to]) {
@@ -206,7 +242,9 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool]) -> Plan {
         } else {
             // Nothing connected: start a new component from an edge with a selective label,
             // unless some node is pinned down by its lemma or form.
-            let best_edge = (0..pattern.edges.len()).filter(|&e| !used[e]).min_by_key(|&e| label_cost(&pattern.edges[e].label));
+            let best_edge = (0..pattern.edges.len())
+                .filter(|&e| !used[e] && ready(e, &edge_vars_bound))
+                .min_by_key(|&e| label_cost(&pattern.edges[e].label));
             let best_node = pattern.new_vars.clone().filter(|&v| !bound[v]).min_by_key(|&v| node_cost(node_test(v)));
             match (best_edge, best_node) {
                 (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && label_cost(&pattern.edges[e].label) > 1 => {
@@ -218,13 +256,23 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool]) -> Plan {
                     Step::ScanEdges { edge: e, relations }
                 }
                 (None, Some(v)) => Step::ScanNodes { var: v },
-                (None, None) => break,
+                // Only edges still waiting for an edge variable that nothing binds (the checker
+                // rejects that): schedule them anyway rather than drop a pattern edge.
+                (None, None) => match (0..pattern.edges.len()).find(|&e| !used[e]) {
+                    Some(e) => Step::Connect { edge: e },
+                    None => break,
+                },
             }
         };
         match step {
             Step::ScanNodes { var } => bound[var] = true,
             Step::ScanEdges { edge: e, .. } | Step::FollowIn { edge: e } | Step::FollowOut { edge: e } | Step::Connect { edge: e } => {
                 used[e] = true;
+                if let Some(v) = pattern.edges[e].var {
+                    if let Some(slot) = edge_vars_bound.get_mut(v) {
+                        *slot = true;
+                    }
+                }
                 bound[pattern.edges[e].from] = true;
                 bound[pattern.edges[e].to] = true;
             }
@@ -287,42 +335,72 @@ pub struct CompiledRule {
     pub plan: Plan,
     pub withouts: Vec<Plan>,
     pub anchor: Anchor,
-    /// Whether matches can appear after the graph changes: the rule reads enhanced edges, or
-    /// scans all nodes (new empty nodes are candidates). Rules that read only the basic tree
-    /// find all their matches in a phase's first round.
-    pub reads_enhanced: bool,
-    /// The relations of enhanced edges the rule's patterns can look at (bits of
-    /// [`relation_bit`]); all bits when some enhanced label test is too wide to say. A later
-    /// round retries the rule only if an edge of one of these relations changed.
-    pub enhanced_relations: u64,
+    /// Relations of enhanced edges whose *removal* can create a match anywhere (edges of
+    /// `without` blocks, "no such edge" tests of the match block): the rule is then searched
+    /// whole again.
+    pub removal_sensitive: u64,
+    /// Relations of enhanced edges whose *addition* can create a match anywhere ("no such
+    /// edge" tests inside `without` blocks).
+    pub addition_sensitive: u64,
+    /// Whether a plan scans all nodes (new empty nodes can then create matches anywhere).
+    pub scans_nodes: bool,
+    /// For each positive enhanced edge of the match block, a plan that starts with that edge's
+    /// two ends bound: later rounds seed it with the edges the previous round added, instead
+    /// of searching the whole sentence again (semi-naive evaluation).
+    pub delta_plans: Vec<(usize, Plan)>,
 }
 
 pub fn compile(rule: &CheckedRule) -> CompiledRule {
     let var_count = rule.vars.len();
     let mut bound = vec![false; var_count];
-    let plan = plan(&rule.pattern, &bound);
+    let no_edge_vars = vec![false; rule.edge_vars.len()];
+    let plan = plan(&rule.pattern, &bound, &no_edge_vars);
     for v in rule.pattern.new_vars.clone() {
         bound[v] = true;
     }
-    let withouts = rule.withouts.iter().map(|w| self::plan(w, &bound)).collect();
+    // Edge variables are all bound by the match block.
+    let all_edge_vars = vec![true; rule.edge_vars.len()];
+    let withouts: Vec<Plan> = rule.withouts.iter().map(|w| self::plan(w, &bound, &all_edge_vars)).collect();
     let anchor = anchor_of(&rule.pattern);
-    let reads_enhanced = std::iter::once(&plan).chain(&withouts).any(|p: &Plan| {
-        p.pattern.edges.iter().any(|e| e.layer == Layer::Enhanced)
-            || p.steps.iter().any(|s| matches!(s, Step::ScanNodes { .. }))
-    });
-    let enhanced_relations = std::iter::once(&plan)
-        .chain(&withouts)
-        .flat_map(|p| p.pattern.edges.iter())
-        .filter(|e| e.layer == Layer::Enhanced)
-        .map(|e| match &e.label {
-            // The same label as a matched edge: that edge's own test says which relations.
-            LabelTest::SameLabel(v) => rule
-                .edge_vars
-                .get(*v)
-                .and_then(|info| label_relations(&rule.pattern.edges[info.edge].label))
-                .unwrap_or(u64::MAX),
-            other => label_relations(other).unwrap_or(u64::MAX),
-        })
+    let relations_of = |e: &crate::rules::ast::EdgeTest| match &e.label {
+        // The same label as a matched edge: that edge's own test says which relations.
+        LabelTest::SameLabel(v) => rule
+            .edge_vars
+            .get(*v)
+            .and_then(|info| label_relations(&rule.pattern.edges[info.edge].label))
+            .unwrap_or(u64::MAX),
+        other => label_relations(other).unwrap_or(u64::MAX),
+    };
+    let without_edges = || withouts.iter().flat_map(|p| p.pattern.edges.iter()).filter(|e| e.layer == Layer::Enhanced);
+    let removal_sensitive = without_edges()
+        .filter(|e| !e.negated)
+        .chain(plan.pattern.edges.iter().filter(|e| e.negated && e.layer == Layer::Enhanced))
+        .map(relations_of)
         .fold(0, |acc, bits| acc | bits);
-    CompiledRule { rule: rule.clone(), plan, withouts, anchor, reads_enhanced, enhanced_relations }
+    let addition_sensitive = without_edges().filter(|e| e.negated).map(relations_of).fold(0, |acc, bits| acc | bits);
+    let scans_nodes =
+        std::iter::once(&plan).chain(&withouts).any(|p| p.steps.iter().any(|s| matches!(s, Step::ScanNodes { .. })));
+    let delta_plans = rule
+        .pattern
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.layer == Layer::Enhanced && !e.negated)
+        .map(|(i, e)| {
+            let mut seeded = vec![false; var_count];
+            seeded[e.from] = true;
+            seeded[e.to] = true;
+            (i, self::plan(&rule.pattern, &seeded, &no_edge_vars))
+        })
+        .collect();
+    CompiledRule {
+        rule: rule.clone(),
+        plan,
+        withouts,
+        anchor,
+        removal_sensitive,
+        addition_sensitive,
+        scans_nodes,
+        delta_plans,
+    }
 }

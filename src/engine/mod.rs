@@ -43,6 +43,9 @@ pub struct Workspace {
     matches: Vec<(usize, Binding)>,
     /// The label being built by an action.
     label: String,
+    /// What the current round changes, and what the previous one changed.
+    changes: rewrite::Changes,
+    last: rewrite::Changes,
 }
 
 /// A rule set that did not reach a fixpoint.
@@ -125,37 +128,48 @@ impl Enhancer {
         limit: usize,
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
-        let Workspace { fired, matches, label } = workspace;
+        let Workspace { fired, matches, label, changes, last } = workspace;
         fired.clear();
-        // What the previous round changed; `None` before the first round.
-        let mut last: Option<rewrite::Changes> = None;
+        let mut first_round = true;
         loop {
             matches.clear();
             for &r in rules {
                 let compiled = &self.rules[r];
-                // After the first round, only rules that can see what changed can match anew:
-                // the basic tree never changes.
-                if let Some(changes) = last {
-                    let sees_edges = changes.relations & compiled.enhanced_relations != 0;
-                    let sees_nodes = changes.nodes && compiled.reads_enhanced;
-                    if !sees_edges && !sees_nodes {
-                        continue;
-                    }
-                }
                 let rule = &compiled.rule;
                 let match_vars = rule.pattern.new_vars.end;
                 let mut binding = Binding::new(rule.vars.len(), rule.edge_vars.len());
-                matcher::search(graph, &compiled.plan, &compiled.withouts, &mut binding, &mut |b| {
+                let mut found = |b: &Binding| {
                     if fired.insert(rewrite::match_key(r as u32, b, match_vars)) {
                         matches.push((r, b.clone()));
                     }
                     true
-                });
+                };
+                if first_round || self.must_search_whole(compiled, last) {
+                    matcher::search(graph, &compiled.plan, &compiled.withouts, &mut binding, &mut found);
+                    continue;
+                }
+                // Semi-naive: a new match uses an edge the last round added.
+                for (edge, plan) in &compiled.delta_plans {
+                    let test = &rule.pattern.edges[*edge];
+                    let filter = plan.relation_filters[*edge];
+                    for &(head, dependent, relation) in &last.added {
+                        let distinct = test.from != test.to;
+                        if filter.allowed & (1u64 << relation) == 0 || (distinct && head == dependent) {
+                            continue;
+                        }
+                        binding.nodes[test.from] = Some(head);
+                        binding.nodes[test.to] = Some(dependent);
+                        matcher::search(graph, plan, &compiled.withouts, &mut binding, &mut found);
+                        binding.nodes[test.from] = None;
+                        binding.nodes[test.to] = None;
+                    }
+                }
             }
-            let mut changes = rewrite::Changes::default();
+            first_round = false;
+            changes.clear();
             for (r, binding) in matches.iter_mut() {
                 let rule = &self.rules[*r].rule;
-                if rewrite::apply(graph, &rule.actions, binding, Origin::Rule(*r as u32), &mut changes, label) {
+                if rewrite::apply(graph, &rule.actions, binding, Origin::Rule(*r as u32), changes, label) {
                     *steps += 1;
                     if *steps > limit {
                         return Err(StepLimitError {
@@ -171,8 +185,17 @@ impl Enhancer {
             if !changes.any() {
                 return Ok(());
             }
-            last = Some(changes);
+            std::mem::swap(changes, last);
         }
+    }
+
+    /// After a round that made `last`, whether `rule` must be searched whole rather than
+    /// from the added edges only: new nodes it could scan, or a change to an edge it tests
+    /// negatively (a removed edge can make a `without` block fail anywhere).
+    fn must_search_whole(&self, rule: &CompiledRule, last: &rewrite::Changes) -> bool {
+        (last.nodes && rule.scans_nodes)
+            || last.removed & rule.removal_sensitive != 0
+            || last.added_relations & rule.addition_sensitive != 0
     }
 
     /// The rule an edge origin names, as `name (file:line)`, or `basic`.

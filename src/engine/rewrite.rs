@@ -5,17 +5,39 @@ use crate::graph::{Label, Node, Origin, SentenceGraph};
 use crate::rules::ast::{CheckedAction, Direction, LabelTest, Place, Template, TemplateValue, TransferMode};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
-/// What a round of rewriting changed: which relations' enhanced edges (bits of
-/// [`crate::graph::relation_bit`]), and whether nodes were added.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// What a round of rewriting changed, for deciding what the next round must search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Changes {
-    pub relations: u64,
+    /// Relations (bits of [`crate::graph::relation_bit`]) of edges removed, or relabelled
+    /// away from.
+    pub removed: u64,
+    /// Relations of edges added, or relabelled to.
+    pub added_relations: u64,
+    /// Whether empty nodes were added.
     pub nodes: bool,
+    /// Edges added or given a new label: head, dependent, relation of the new label.
+    pub added: Vec<(NodeIndex, NodeIndex, u8)>,
 }
 
 impl Changes {
-    pub fn any(self) -> bool {
-        self.relations != 0 || self.nodes
+    pub fn any(&self) -> bool {
+        self.removed != 0 || self.added_relations != 0 || self.nodes
+    }
+
+    pub fn clear(&mut self) {
+        self.removed = 0;
+        self.added_relations = 0;
+        self.nodes = false;
+        self.added.clear();
+    }
+
+    fn removed(&mut self, relation: u8) {
+        self.removed |= 1u64 << relation;
+    }
+
+    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, relation: u8) {
+        self.added_relations |= 1u64 << relation;
+        self.added.push((head, dependent, relation));
     }
 }
 
@@ -30,35 +52,37 @@ pub fn apply(
     label: &mut String,
 ) -> bool {
     let mut changed = false;
-    let note = |changes: &mut Changes, label: &str, did: bool| {
-        if did {
-            changes.relations |= crate::graph::relation_bit(label);
-        }
-        did
-    };
+    let relation = |label: &str| crate::graph::relation_index(label) as u8;
     for action in actions {
         match action {
             CheckedAction::AddEdge { from, to, label: template } => {
                 let (from, to) = (binding.node(*from), binding.node(*to));
                 if from != to && render(graph, template, binding, label) {
-                    let did = graph.add_edge(from, to, crate::graph::label(label), origin);
-                    changed |= note(changes, label, did);
+                    if graph.add_edge(from, to, crate::graph::label(label), origin) {
+                        changes.added(from, to, relation(label));
+                        changed = true;
+                    }
                 }
             }
             CheckedAction::DeleteEdge { from, to, label: test } => {
                 for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
-                    let old = graph.edge(edge).map(|(_, _, e)| e.label.clone()).unwrap_or_default();
-                    let did = graph.remove_edge(edge);
-                    changed |= note(changes, &old, did);
+                    let old = graph.edge(edge).map_or(0, |(_, _, e)| e.relation);
+                    if graph.remove_edge(edge) {
+                        changes.removed(old);
+                        changed = true;
+                    }
                 }
             }
             CheckedAction::Relabel { from, to, label: test, new_label } => {
                 if render(graph, new_label, binding, label) {
-                    for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
-                        let old = graph.edge(edge).map(|(_, _, e)| e.label.clone()).unwrap_or_default();
-                        let did = graph.relabel(edge, crate::graph::label(label), origin);
-                        changed |= note(changes, &old, did);
-                        changed |= note(changes, label, did);
+                    let (from, to) = (binding.node(*from), binding.node(*to));
+                    for edge in matching_edges(graph, from, to, test, binding) {
+                        let old = graph.edge(edge).map_or(0, |(_, _, e)| e.relation);
+                        if graph.relabel(edge, crate::graph::label(label), origin) {
+                            changes.removed(old);
+                            changes.added(from, to, relation(label));
+                            changed = true;
+                        }
                     }
                 }
             }
@@ -90,14 +114,17 @@ pub fn apply(
                     if !matching.matches(&edge_label, &labels) || other == to {
                         continue;
                     }
-                    let did = match direction {
-                        Direction::Incoming => graph.add_edge(other, to, edge_label.clone(), origin),
-                        Direction::Outgoing => graph.add_edge(to, other, edge_label.clone(), origin),
+                    let (head, dependent) = match direction {
+                        Direction::Incoming => (other, to),
+                        Direction::Outgoing => (to, other),
                     };
-                    changed |= note(changes, &edge_label, did);
-                    if *mode == TransferMode::Move {
-                        let did = graph.remove_edge(id);
-                        changed |= note(changes, &edge_label, did);
+                    if graph.add_edge(head, dependent, edge_label.clone(), origin) {
+                        changes.added(head, dependent, relation(&edge_label));
+                        changed = true;
+                    }
+                    if *mode == TransferMode::Move && graph.remove_edge(id) {
+                        changes.removed(relation(&edge_label));
+                        changed = true;
                     }
                 }
             }
