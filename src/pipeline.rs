@@ -7,7 +7,9 @@ use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, ParseError, RawB
 use crate::engine::{Enhancer, Workspace};
 use rayon::prelude::*;
 use std::fmt;
+use std::cell::RefCell;
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum OnError {
@@ -140,6 +142,9 @@ impl<'e> Pipeline<'e> {
 
     /// Enhances every sentence of `input` into `out`. `report` receives the diagnostics of
     /// invalid sentences copied under [`OnError::Copy`].
+    ///
+    /// This thread reads and writes; the pool enhances. While batch k is enhanced, batch k+1
+    /// is read and batch k-1 written, so I/O overlaps the work.
     pub fn run(
         &self,
         file: &str,
@@ -148,48 +153,95 @@ impl<'e> Pipeline<'e> {
         report: &mut dyn FnMut(String),
     ) -> Result<Summary, PipelineError> {
         let mut reader = BlockReader::new(input);
-        let mut slots: Vec<Slot> = Vec::new();
+        let batch_size = self.options.batch_sentences.max(1);
         let mut summary = Summary::default();
-        let batch = self.options.batch_sentences.max(1);
+        let mut spare: Vec<Batch> = Vec::new();
+        let (done_tx, done_rx) = mpsc::channel::<Batch>();
         let enhancer = self.enhancer;
-        loop {
-            let mut filled = 0;
-            while filled < batch {
-                if filled == slots.len() {
-                    slots.push(Slot::default());
+        self.pool.in_place_scope(|scope| {
+            let mut in_flight = false;
+            loop {
+                let mut batch = spare.pop().unwrap_or_default();
+                batch.fill(&mut reader, batch_size).map_err(|error| PipelineError::Io { file: file.to_string(), error })?;
+                let at_end = batch.len < batch_size;
+                let finished = if in_flight { Some(done_rx.recv().expect("a spawned batch always comes back")) } else { None };
+                in_flight = batch.len > 0;
+                if in_flight {
+                    let done_tx = done_tx.clone();
+                    scope.spawn(move |_| {
+                        batch.slots[..batch.len].par_iter_mut().for_each(|slot| {
+                            SCRATCH.with(|scratch| process(slot, &mut scratch.borrow_mut(), enhancer))
+                        });
+                        // The receiver lives until every spawned batch is back.
+                        let _ = done_tx.send(batch);
+                    });
                 }
-                let more = reader
-                    .read_block(&mut slots[filled].block)
-                    .map_err(|error| PipelineError::Io { file: file.to_string(), error })?;
-                if !more {
-                    break;
+                if let Some(done) = finished {
+                    self.write(file, &done, out, report, &mut summary)?;
+                    spare.push(done);
                 }
-                filled += 1;
-            }
-            if filled == 0 {
-                return Ok(summary);
-            }
-            let work = &mut slots[..filled];
-            self.pool.install(|| {
-                work.par_iter_mut().for_each_init(Scratch::default, |scratch, slot| process(slot, scratch, enhancer))
-            });
-            for slot in &slots[..filled] {
-                if let Some(error) = &slot.error {
-                    if self.options.on_error == OnError::Fail {
-                        return Err(PipelineError::Input { file: file.to_string(), error: error.clone() });
+                if at_end {
+                    if in_flight {
+                        let done = done_rx.recv().expect("a spawned batch always comes back");
+                        self.write(file, &done, out, report, &mut summary)?;
                     }
-                    report(format!("{file}:{}: {} (sentence copied unchanged)", error.line, error.message));
-                    summary.copied_invalid += 1;
+                    return Ok(summary);
                 }
-                if !slot.block.is_blank() {
-                    summary.sentences += 1;
-                    summary.words += slot.words;
-                }
-                out.write_all(&slot.out).map_err(PipelineError::Output)?;
             }
-            if filled < batch {
-                return Ok(summary);
-            }
-        }
+        })
     }
+
+    /// Writes a processed batch in order, reporting or failing on invalid sentences.
+    fn write(
+        &self,
+        file: &str,
+        batch: &Batch,
+        out: &mut dyn Write,
+        report: &mut dyn FnMut(String),
+        summary: &mut Summary,
+    ) -> Result<(), PipelineError> {
+        for slot in &batch.slots[..batch.len] {
+            if let Some(error) = &slot.error {
+                if self.options.on_error == OnError::Fail {
+                    return Err(PipelineError::Input { file: file.to_string(), error: error.clone() });
+                }
+                report(format!("{file}:{}: {} (sentence copied unchanged)", error.line, error.message));
+                summary.copied_invalid += 1;
+            }
+            if !slot.block.is_blank() {
+                summary.sentences += 1;
+                summary.words += slot.words;
+            }
+            out.write_all(&slot.out).map_err(PipelineError::Output)?;
+        }
+        Ok(())
+    }
+}
+
+/// Up to `batch_sentences` blocks, with their buffers kept for the next batch.
+#[derive(Default)]
+struct Batch {
+    slots: Vec<Slot>,
+    len: usize,
+}
+
+impl Batch {
+    fn fill(&mut self, reader: &mut BlockReader<impl BufRead>, size: usize) -> std::io::Result<()> {
+        self.len = 0;
+        while self.len < size {
+            if self.len == self.slots.len() {
+                self.slots.push(Slot::default());
+            }
+            if !reader.read_block(&mut self.slots[self.len].block)? {
+                break;
+            }
+            self.len += 1;
+        }
+        Ok(())
+    }
+}
+
+thread_local! {
+    /// Each worker thread's buffers, reused from sentence to sentence.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
