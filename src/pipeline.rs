@@ -132,12 +132,19 @@ pub struct Pipeline<'e> {
     enhancer: &'e Enhancer,
     options: PipelineOptions,
     pool: rayon::ThreadPool,
+    /// Told the bytes and words of each batch written (for a progress bar).
+    progress: Option<Box<dyn Fn(u64, u64) + 'e>>,
 }
 
 impl<'e> Pipeline<'e> {
     pub fn new(enhancer: &'e Enhancer, options: PipelineOptions) -> Result<Self, rayon::ThreadPoolBuildError> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
-        Ok(Pipeline { enhancer, options, pool })
+        Ok(Pipeline { enhancer, options, pool, progress: None })
+    }
+
+    /// Calls `progress(bytes, words)` after each batch is written.
+    pub fn on_progress(&mut self, progress: impl Fn(u64, u64) + 'e) {
+        self.progress = Some(Box::new(progress));
     }
 
     /// Enhances every sentence of `input` into `out`. `report` receives the diagnostics of
@@ -200,7 +207,10 @@ impl<'e> Pipeline<'e> {
         report: &mut dyn FnMut(String),
         summary: &mut Summary,
     ) -> Result<(), PipelineError> {
+        let (mut bytes, mut words) = (0, 0);
         for slot in &batch.slots[..batch.len] {
+            bytes += slot.block.bytes.len() as u64;
+            words += slot.words as u64;
             if let Some(error) = &slot.error {
                 if self.options.on_error == OnError::Fail {
                     return Err(PipelineError::Input { file: file.to_string(), error: error.clone() });
@@ -213,6 +223,9 @@ impl<'e> Pipeline<'e> {
                 summary.words += slot.words;
             }
             out.write_all(&slot.out).map_err(PipelineError::Output)?;
+        }
+        if let Some(progress) = &self.progress {
+            progress(bytes, words);
         }
         Ok(())
     }

@@ -63,6 +63,10 @@ pub struct EnhanceArgs {
     /// What to do with an invalid sentence.
     #[arg(long, value_enum, default_value_t = OnErrorArg::Fail)]
     pub on_error: OnErrorArg,
+    /// Show a progress bar with tokens/s on stderr (default: only for input files over
+    /// 50 MB when stderr is a terminal).
+    #[arg(long)]
+    pub progress: bool,
     /// Input files; none or `-` reads stdin.
     pub files: Vec<PathBuf>,
 }

@@ -18,12 +18,23 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
         },
         ..PipelineOptions::default()
     };
-    let pipeline = Pipeline::new(&enhancer, options).context("starting worker threads")?;
+    let mut pipeline = Pipeline::new(&enhancer, options).context("starting worker threads")?;
+    let files = if args.files.is_empty() { vec!["-".into()] } else { args.files };
+    let bar = progress_bar(&files, args.progress);
+    if let Some(bar) = &bar {
+        let bar = bar.clone();
+        let total_words = std::sync::atomic::AtomicU64::new(0);
+        pipeline.on_progress(move |bytes, words| {
+            let words = total_words.fetch_add(words, std::sync::atomic::Ordering::Relaxed) + words;
+            let rate = words as f64 / bar.elapsed().as_secs_f64().max(1e-3);
+            bar.inc(bytes);
+            bar.set_message(format!("{words} tokens, {rate:.0} tokens/s"));
+        });
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut summary = Summary::default();
     let mut report = |line: String| eprintln!("{line}");
-    let files = if args.files.is_empty() { vec!["-".into()] } else { args.files };
     for path in &files {
         let name = path.display().to_string();
         let file_summary = if name == "-" {
@@ -37,6 +48,9 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
         summary.add(&file_summary);
     }
     out.flush()?;
+    if let Some(bar) = bar {
+        bar.finish();
+    }
     if summary.copied_invalid > 0 {
         eprintln!(
             "eudify: {} sentences, {} invalid ones copied unchanged",
@@ -44,4 +58,31 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Large inputs: files over this size get a progress bar when stderr is a terminal.
+const PROGRESS_THRESHOLD: u64 = 50_000_000;
+
+/// A progress bar over the input bytes, when asked for or when the input is large and stderr
+/// is a terminal; nothing on stderr otherwise.
+fn progress_bar(files: &[std::path::PathBuf], asked: bool) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    let sizes: Option<u64> = files
+        .iter()
+        .map(|f| if f.as_os_str() == "-" { None } else { std::fs::metadata(f).ok().map(|m| m.len()) })
+        .sum();
+    let large = sizes.is_some_and(|total| total > PROGRESS_THRESHOLD);
+    if !asked && !(large && io::stderr().is_terminal()) {
+        return None;
+    }
+    let bar = match sizes {
+        Some(total) => indicatif::ProgressBar::new(total).with_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg} (eta {eta})")
+                .expect("a valid template"),
+        ),
+        None => indicatif::ProgressBar::new_spinner()
+            .with_style(indicatif::ProgressStyle::with_template("{spinner} {bytes} {msg}").expect("a valid template")),
+    };
+    bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    Some(bar)
 }
