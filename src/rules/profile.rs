@@ -38,8 +38,13 @@ pub const FALLBACK: &str = "universal";
 pub struct Settings {
     /// Append the dependent's lower-cased `Case` value to obl/nmod labels (`obl:v:loc`).
     pub case_feature: bool,
+    /// With `case_feature`: also append the Case value after a marker (`obl:v:loc`); false
+    /// appends it only to nominals without a marker (`obl:loc` but `obl:uz`).
+    pub case_with_marker: bool,
     /// Label conjuncts `conj:<cc lemma>` (`conj:and`) instead of `conj`.
     pub conj_subtype: bool,
+    /// A conjunct of the sentence's root is a root too (`0:root`).
+    pub conj_root: bool,
     /// Label of the subject edge added to a controlled xcomp (`nsubj:xsubj` or `nsubj`).
     pub xsubj_label: String,
     /// The enhancement types the profile produces: case, coord_parent, coord_shared, xsubj,
@@ -61,7 +66,9 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             case_feature: false,
+            case_with_marker: true,
             conj_subtype: false,
+            conj_root: false,
             xsubj_label: "nsubj".to_string(),
             annotates: ENHANCEMENTS.iter().map(|s| s.to_string()).collect(),
         }
@@ -97,7 +104,9 @@ pub enum SettingValue<'a> {
 /// Every setting name and its type.
 pub const SETTINGS: &[(&str, SettingType)] = &[
     ("case_feature", SettingType::Bool),
+    ("case_with_marker", SettingType::Bool),
     ("conj_subtype", SettingType::Bool),
+    ("conj_root", SettingType::Bool),
     ("xsubj_label", SettingType::Text),
     ("annotates", SettingType::List),
 ];
@@ -112,7 +121,9 @@ impl Settings {
     pub fn get(&self, name: &str) -> Option<SettingValue<'_>> {
         Some(match name {
             "case_feature" => SettingValue::Bool(self.case_feature),
+            "case_with_marker" => SettingValue::Bool(self.case_with_marker),
             "conj_subtype" => SettingValue::Bool(self.conj_subtype),
+            "conj_root" => SettingValue::Bool(self.conj_root),
             "xsubj_label" => SettingValue::Text(&self.xsubj_label),
             "annotates" => SettingValue::List(&self.annotates),
             _ => return None,
@@ -139,7 +150,9 @@ struct RawProfile {
 #[serde(deny_unknown_fields)]
 struct RawSettings {
     case_feature: Option<bool>,
+    case_with_marker: Option<bool>,
     conj_subtype: Option<bool>,
+    conj_root: Option<bool>,
     xsubj_label: Option<String>,
     annotates: Option<Vec<String>>,
 }
@@ -328,8 +341,14 @@ pub fn load_profile(
         if let Some(v) = s.case_feature {
             settings.case_feature = v;
         }
+        if let Some(v) = s.case_with_marker {
+            settings.case_with_marker = v;
+        }
         if let Some(v) = s.conj_subtype {
             settings.conj_subtype = v;
+        }
+        if let Some(v) = s.conj_root {
+            settings.conj_root = v;
         }
         if let Some(v) = &s.xsubj_label {
             settings.xsubj_label = v.clone();
