@@ -45,6 +45,8 @@ pub struct Settings {
     pub conj_subtype: bool,
     /// A conjunct of the sentence's root is a root too (`0:root`).
     pub conj_root: bool,
+    /// A relative pronoun keeps its own edge in the clause besides the `ref` from the noun.
+    pub ref_keeps_pronoun: bool,
     /// Label of the subject edge added to a controlled xcomp (`nsubj:xsubj` or `nsubj`).
     pub xsubj_label: String,
     /// The enhancement types the profile produces: case, coord_parent, coord_shared, xsubj,
@@ -69,6 +71,7 @@ impl Default for Settings {
             case_with_marker: true,
             conj_subtype: false,
             conj_root: false,
+            ref_keeps_pronoun: false,
             xsubj_label: "nsubj".to_string(),
             annotates: ENHANCEMENTS.iter().map(|s| s.to_string()).collect(),
         }
@@ -107,6 +110,7 @@ pub const SETTINGS: &[(&str, SettingType)] = &[
     ("case_with_marker", SettingType::Bool),
     ("conj_subtype", SettingType::Bool),
     ("conj_root", SettingType::Bool),
+    ("ref_keeps_pronoun", SettingType::Bool),
     ("xsubj_label", SettingType::Text),
     ("annotates", SettingType::List),
 ];
@@ -124,6 +128,7 @@ impl Settings {
             "case_with_marker" => SettingValue::Bool(self.case_with_marker),
             "conj_subtype" => SettingValue::Bool(self.conj_subtype),
             "conj_root" => SettingValue::Bool(self.conj_root),
+            "ref_keeps_pronoun" => SettingValue::Bool(self.ref_keeps_pronoun),
             "xsubj_label" => SettingValue::Text(&self.xsubj_label),
             "annotates" => SettingValue::List(&self.annotates),
             _ => return None,
@@ -153,6 +158,7 @@ struct RawSettings {
     case_with_marker: Option<bool>,
     conj_subtype: Option<bool>,
     conj_root: Option<bool>,
+    ref_keeps_pronoun: Option<bool>,
     xsubj_label: Option<String>,
     annotates: Option<Vec<String>>,
 }
@@ -349,6 +355,9 @@ pub fn load_profile(
         }
         if let Some(v) = s.conj_root {
             settings.conj_root = v;
+        }
+        if let Some(v) = s.ref_keeps_pronoun {
+            settings.ref_keeps_pronoun = v;
         }
         if let Some(v) = &s.xsubj_label {
             settings.xsubj_label = v.clone();
