@@ -41,10 +41,15 @@ pub struct Settings {
     /// With `case_feature`: also append the Case value after a marker (`obl:v:loc`); false
     /// appends it only to nominals without a marker (`obl:loc` but `obl:uz`).
     pub case_with_marker: bool,
+    /// With `case` annotated: advcl/acl also take their `mark` as subtype (`advcl:because`).
+    pub clause_markers: bool,
     /// Label conjuncts `conj:<cc lemma>` (`conj:and`) instead of `conj`.
     pub conj_subtype: bool,
     /// A conjunct of the sentence's root is a root too (`0:root`).
     pub conj_root: bool,
+    /// With `coord_shared`: modifiers of the first conjunct placed after a later one (amod, nmod,
+    /// advmod, advcl, ...) are shared too, not only arguments.
+    pub shared_modifiers: bool,
     /// A relative pronoun keeps its own edge in the clause besides the `ref` from the noun.
     pub ref_keeps_pronoun: bool,
     /// Label of the subject edge added to a controlled xcomp (`nsubj:xsubj` or `nsubj`).
@@ -69,8 +74,10 @@ impl Default for Settings {
         Settings {
             case_feature: false,
             case_with_marker: true,
+            clause_markers: true,
             conj_subtype: false,
             conj_root: false,
+            shared_modifiers: false,
             ref_keeps_pronoun: false,
             xsubj_label: "nsubj".to_string(),
             annotates: ENHANCEMENTS.iter().map(|s| s.to_string()).collect(),
@@ -108,8 +115,10 @@ pub enum SettingValue<'a> {
 pub const SETTINGS: &[(&str, SettingType)] = &[
     ("case_feature", SettingType::Bool),
     ("case_with_marker", SettingType::Bool),
+    ("clause_markers", SettingType::Bool),
     ("conj_subtype", SettingType::Bool),
     ("conj_root", SettingType::Bool),
+    ("shared_modifiers", SettingType::Bool),
     ("ref_keeps_pronoun", SettingType::Bool),
     ("xsubj_label", SettingType::Text),
     ("annotates", SettingType::List),
@@ -126,8 +135,10 @@ impl Settings {
         Some(match name {
             "case_feature" => SettingValue::Bool(self.case_feature),
             "case_with_marker" => SettingValue::Bool(self.case_with_marker),
+            "clause_markers" => SettingValue::Bool(self.clause_markers),
             "conj_subtype" => SettingValue::Bool(self.conj_subtype),
             "conj_root" => SettingValue::Bool(self.conj_root),
+            "shared_modifiers" => SettingValue::Bool(self.shared_modifiers),
             "ref_keeps_pronoun" => SettingValue::Bool(self.ref_keeps_pronoun),
             "xsubj_label" => SettingValue::Text(&self.xsubj_label),
             "annotates" => SettingValue::List(&self.annotates),
@@ -156,8 +167,10 @@ struct RawProfile {
 struct RawSettings {
     case_feature: Option<bool>,
     case_with_marker: Option<bool>,
+    clause_markers: Option<bool>,
     conj_subtype: Option<bool>,
     conj_root: Option<bool>,
+    shared_modifiers: Option<bool>,
     ref_keeps_pronoun: Option<bool>,
     xsubj_label: Option<String>,
     annotates: Option<Vec<String>>,
@@ -350,11 +363,17 @@ pub fn load_profile(
         if let Some(v) = s.case_with_marker {
             settings.case_with_marker = v;
         }
+        if let Some(v) = s.clause_markers {
+            settings.clause_markers = v;
+        }
         if let Some(v) = s.conj_subtype {
             settings.conj_subtype = v;
         }
         if let Some(v) = s.conj_root {
             settings.conj_root = v;
+        }
+        if let Some(v) = s.shared_modifiers {
+            settings.shared_modifiers = v;
         }
         if let Some(v) = s.ref_keeps_pronoun {
             settings.ref_keeps_pronoun = v;
