@@ -52,6 +52,8 @@ pub struct Settings {
     pub shared_modifiers: bool,
     /// A relative pronoun keeps its own edge in the clause besides the `ref` from the noun.
     pub ref_keeps_pronoun: bool,
+    /// Non-verbal xcomps (secondary predicates: "became tired") get a controlled subject too.
+    pub xsubj_nonverbal: bool,
     /// Label of the subject edge added to a controlled xcomp (`nsubj:xsubj` or `nsubj`).
     pub xsubj_label: String,
     /// The enhancement types the profile produces: case, coord_parent, coord_shared, xsubj,
@@ -78,6 +80,7 @@ impl Default for Settings {
             conj_subtype: false,
             conj_root: false,
             shared_modifiers: false,
+            xsubj_nonverbal: true,
             ref_keeps_pronoun: false,
             xsubj_label: "nsubj".to_string(),
             annotates: ENHANCEMENTS.iter().map(|s| s.to_string()).collect(),
@@ -119,6 +122,7 @@ pub const SETTINGS: &[(&str, SettingType)] = &[
     ("conj_subtype", SettingType::Bool),
     ("conj_root", SettingType::Bool),
     ("shared_modifiers", SettingType::Bool),
+    ("xsubj_nonverbal", SettingType::Bool),
     ("ref_keeps_pronoun", SettingType::Bool),
     ("xsubj_label", SettingType::Text),
     ("annotates", SettingType::List),
@@ -139,6 +143,7 @@ impl Settings {
             "conj_subtype" => SettingValue::Bool(self.conj_subtype),
             "conj_root" => SettingValue::Bool(self.conj_root),
             "shared_modifiers" => SettingValue::Bool(self.shared_modifiers),
+            "xsubj_nonverbal" => SettingValue::Bool(self.xsubj_nonverbal),
             "ref_keeps_pronoun" => SettingValue::Bool(self.ref_keeps_pronoun),
             "xsubj_label" => SettingValue::Text(&self.xsubj_label),
             "annotates" => SettingValue::List(&self.annotates),
@@ -171,6 +176,7 @@ struct RawSettings {
     conj_subtype: Option<bool>,
     conj_root: Option<bool>,
     shared_modifiers: Option<bool>,
+    xsubj_nonverbal: Option<bool>,
     ref_keeps_pronoun: Option<bool>,
     xsubj_label: Option<String>,
     annotates: Option<Vec<String>>,
@@ -374,6 +380,9 @@ pub fn load_profile(
         }
         if let Some(v) = s.shared_modifiers {
             settings.shared_modifiers = v;
+        }
+        if let Some(v) = s.xsubj_nonverbal {
+            settings.xsubj_nonverbal = v;
         }
         if let Some(v) = s.ref_keeps_pronoun {
             settings.ref_keeps_pronoun = v;
