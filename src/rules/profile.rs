@@ -38,8 +38,22 @@ pub const FALLBACK: &str = "universal";
 pub struct Settings {
     /// Append the dependent's lower-cased `Case` value to obl/nmod labels (`obl:v:loc`).
     pub case_feature: bool,
+    /// With `case_feature`: also append the Case value after a marker (`obl:v:loc`); false
+    /// appends it only to nominals without a marker (`obl:loc` but `obl:uz`).
+    pub case_with_marker: bool,
+    /// With `case` annotated: advcl/acl also take their `mark` as subtype (`advcl:because`).
+    pub clause_markers: bool,
     /// Label conjuncts `conj:<cc lemma>` (`conj:and`) instead of `conj`.
     pub conj_subtype: bool,
+    /// A conjunct of the sentence's root is a root too (`0:root`).
+    pub conj_root: bool,
+    /// With `coord_shared`: modifiers of the first conjunct placed after a later one (amod, nmod,
+    /// advmod, advcl, ...) are shared too, not only arguments.
+    pub shared_modifiers: bool,
+    /// A relative pronoun keeps its own edge in the clause besides the `ref` from the noun.
+    pub ref_keeps_pronoun: bool,
+    /// Non-verbal xcomps (secondary predicates: "became tired") get a controlled subject too.
+    pub xsubj_nonverbal: bool,
     /// Label of the subject edge added to a controlled xcomp (`nsubj:xsubj` or `nsubj`).
     pub xsubj_label: String,
     /// The enhancement types the profile produces: case, coord_parent, coord_shared, xsubj,
@@ -61,7 +75,13 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             case_feature: false,
+            case_with_marker: true,
+            clause_markers: true,
             conj_subtype: false,
+            conj_root: false,
+            shared_modifiers: false,
+            xsubj_nonverbal: true,
+            ref_keeps_pronoun: false,
             xsubj_label: "nsubj".to_string(),
             annotates: ENHANCEMENTS.iter().map(|s| s.to_string()).collect(),
         }
@@ -97,7 +117,13 @@ pub enum SettingValue<'a> {
 /// Every setting name and its type.
 pub const SETTINGS: &[(&str, SettingType)] = &[
     ("case_feature", SettingType::Bool),
+    ("case_with_marker", SettingType::Bool),
+    ("clause_markers", SettingType::Bool),
     ("conj_subtype", SettingType::Bool),
+    ("conj_root", SettingType::Bool),
+    ("shared_modifiers", SettingType::Bool),
+    ("xsubj_nonverbal", SettingType::Bool),
+    ("ref_keeps_pronoun", SettingType::Bool),
     ("xsubj_label", SettingType::Text),
     ("annotates", SettingType::List),
 ];
@@ -112,7 +138,13 @@ impl Settings {
     pub fn get(&self, name: &str) -> Option<SettingValue<'_>> {
         Some(match name {
             "case_feature" => SettingValue::Bool(self.case_feature),
+            "case_with_marker" => SettingValue::Bool(self.case_with_marker),
+            "clause_markers" => SettingValue::Bool(self.clause_markers),
             "conj_subtype" => SettingValue::Bool(self.conj_subtype),
+            "conj_root" => SettingValue::Bool(self.conj_root),
+            "shared_modifiers" => SettingValue::Bool(self.shared_modifiers),
+            "xsubj_nonverbal" => SettingValue::Bool(self.xsubj_nonverbal),
+            "ref_keeps_pronoun" => SettingValue::Bool(self.ref_keeps_pronoun),
             "xsubj_label" => SettingValue::Text(&self.xsubj_label),
             "annotates" => SettingValue::List(&self.annotates),
             _ => return None,
@@ -139,7 +171,13 @@ struct RawProfile {
 #[serde(deny_unknown_fields)]
 struct RawSettings {
     case_feature: Option<bool>,
+    case_with_marker: Option<bool>,
+    clause_markers: Option<bool>,
     conj_subtype: Option<bool>,
+    conj_root: Option<bool>,
+    shared_modifiers: Option<bool>,
+    xsubj_nonverbal: Option<bool>,
+    ref_keeps_pronoun: Option<bool>,
     xsubj_label: Option<String>,
     annotates: Option<Vec<String>>,
 }
@@ -328,8 +366,26 @@ pub fn load_profile(
         if let Some(v) = s.case_feature {
             settings.case_feature = v;
         }
+        if let Some(v) = s.case_with_marker {
+            settings.case_with_marker = v;
+        }
+        if let Some(v) = s.clause_markers {
+            settings.clause_markers = v;
+        }
         if let Some(v) = s.conj_subtype {
             settings.conj_subtype = v;
+        }
+        if let Some(v) = s.conj_root {
+            settings.conj_root = v;
+        }
+        if let Some(v) = s.shared_modifiers {
+            settings.shared_modifiers = v;
+        }
+        if let Some(v) = s.xsubj_nonverbal {
+            settings.xsubj_nonverbal = v;
+        }
+        if let Some(v) = s.ref_keeps_pronoun {
+            settings.ref_keeps_pronoun = v;
         }
         if let Some(v) = &s.xsubj_label {
             settings.xsubj_label = v.clone();
