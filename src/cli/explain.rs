@@ -39,7 +39,8 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
                 sentence.column(sentence.word(edge.dependent.word), FORM)
             };
             let dep = format!("{}:{}", edge.head, edge.label);
-            writeln!(out, "{:<6} {:<16} {:<28} {}", edge.dependent, form, dep, enhancer.describe(edge.origin))?;
+            let id = edge.dependent.to_string();
+            writeln!(out, "{id:<6} {form:<16} {dep:<28} {}", enhancer.describe(edge.origin))?;
         }
         writeln!(out)?;
     }
