@@ -103,11 +103,19 @@ pub struct Plan {
 pub struct Anchor {
     pub relation_groups: Vec<u64>,
     pub upos_groups: Vec<u32>,
+    /// Likewise for the enhanced graph: relations of which it must have an edge each.
+    pub enhanced_groups: Vec<u64>,
 }
 
 impl Anchor {
+    /// Whether the sentence's basic tree can hold a match.
     pub fn admits(&self, relations: u64, upos: u32) -> bool {
         self.relation_groups.iter().all(|g| g & relations != 0) && self.upos_groups.iter().all(|g| g & upos != 0)
+    }
+
+    /// Whether the enhanced graph, with edges of (at most) these relations, can hold a match.
+    pub fn admits_enhanced(&self, relations: u64) -> bool {
+        self.enhanced_groups.iter().all(|g| g & relations != 0)
     }
 }
 
@@ -174,10 +182,11 @@ fn node_cost(tests: Option<&NodeTest>) -> u32 {
 
 pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
     let mut anchor = Anchor::default();
-    for edge in &pattern.edges {
-        if edge.layer == Layer::Basic && !edge.negated {
-            if let Some(bits) = label_relations(&edge.label) {
-                anchor.relation_groups.push(bits);
+    for edge in pattern.edges.iter().filter(|e| !e.negated) {
+        if let Some(bits) = label_relations(&edge.label) {
+            match edge.layer {
+                Layer::Basic => anchor.relation_groups.push(bits),
+                Layer::Enhanced => anchor.enhanced_groups.push(bits),
             }
         }
     }
@@ -242,12 +251,15 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
         } else {
             // Nothing connected: start a new component from an edge with a selective label,
             // unless some node is pinned down by its lemma or form.
-            let best_edge = (0..pattern.edges.len())
-                .filter(|&e| !used[e] && ready(e, &edge_vars_bound))
-                .min_by_key(|&e| label_cost(&pattern.edges[e].label));
+            // Basic edges come from a per-sentence relation index; enhanced ones are all scanned.
+            let scan_cost = |e: usize| {
+                let edge = &pattern.edges[e];
+                label_cost(&edge.label) + if edge.layer == Layer::Enhanced { 10 } else { 0 }
+            };
+            let best_edge = (0..pattern.edges.len()).filter(|&e| !used[e] && ready(e, &edge_vars_bound)).min_by_key(|&e| scan_cost(e));
             let best_node = pattern.new_vars.clone().filter(|&v| !bound[v]).min_by_key(|&v| node_cost(node_test(v)));
             match (best_edge, best_node) {
-                (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && label_cost(&pattern.edges[e].label) > 1 => {
+                (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && scan_cost(e) > 1 => {
                     Step::ScanNodes { var: v }
                 }
                 (Some(e), _) => {

@@ -218,11 +218,12 @@ fn edge_candidates<'g>(
             }
         }
         Layer::Enhanced => match (from, to) {
+            // A dependent has few heads; a head may have many dependents.
             (Some(f), Some(t)) => out.extend(
                 graph
-                    .outgoing(f)
-                    .filter(|(_, d, _)| *d == t)
-                    .map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.as_str(), e.relation)),
+                    .incoming(t)
+                    .filter(|(_, h, _)| *h == f)
+                    .map(|(id, h, e)| (h, t, EdgeRefId::Enhanced(id), e.label.as_str(), e.relation)),
             ),
             (None, Some(t)) => {
                 out.extend(graph.incoming(t).map(|(id, h, e)| (h, t, EdgeRefId::Enhanced(id), e.label.as_str(), e.relation)))

@@ -133,8 +133,12 @@ impl Enhancer {
         let mut first_round = true;
         loop {
             matches.clear();
+            let enhanced = graph.enhanced_relations();
             for &r in rules {
                 let compiled = &self.rules[r];
+                if !compiled.anchor.admits_enhanced(enhanced) {
+                    continue;
+                }
                 let rule = &compiled.rule;
                 let match_vars = rule.pattern.new_vars.end;
                 let mut binding = Binding::new(rule.vars.len(), rule.edge_vars.len());

@@ -79,6 +79,9 @@ pub struct SentenceGraph<'s> {
     /// [`relation_index`] of each word's basic DEPREL (word `n` at `n - 1`).
     word_relation: Vec<u8>,
     upos: u32,
+    /// Relations that edges of the enhanced graph have or had (a superset: removals are not
+    /// tracked), to skip rules whose enhanced edges cannot match.
+    enhanced_relations: u64,
 }
 
 impl<'s> SentenceGraph<'s> {
@@ -136,7 +139,19 @@ impl<'s> SentenceGraph<'s> {
             relation_start,
             word_relation: relation_of,
             upos,
+            enhanced_relations: 0,
         }
+        .with_enhanced_relations()
+    }
+
+    fn with_enhanced_relations(mut self) -> Self {
+        self.enhanced_relations = self.basic_relations();
+        self
+    }
+
+    /// Relations the enhanced graph's edges may have (every one it has, perhaps more).
+    pub fn enhanced_relations(&self) -> u64 {
+        self.enhanced_relations
     }
 
     /// The UPOS tags of the sentence's words, as a set of [`upos_bit`]s.
@@ -292,7 +307,9 @@ impl<'s> SentenceGraph<'s> {
         if self.find_edge(head, dependent, &label).is_some() {
             return false;
         }
-        self.graph.add_edge(head, dependent, Edge::new(label, origin));
+        let edge = Edge::new(label, origin);
+        self.enhanced_relations |= 1u64 << edge.relation;
+        self.graph.add_edge(head, dependent, edge);
         true
     }
 
@@ -309,7 +326,9 @@ impl<'s> SentenceGraph<'s> {
         if self.find_edge(head, dependent, &label).is_some() {
             self.graph.remove_edge(edge);
         } else {
-            self.graph[edge] = Edge::new(label, origin);
+            let new = Edge::new(label, origin);
+            self.enhanced_relations |= 1u64 << new.relation;
+            self.graph[edge] = new;
         }
         true
     }
@@ -410,13 +429,35 @@ impl<'s> SentenceGraph<'s> {
     }
 }
 
-/// Looks up `name` in a FEATS column (`Case=Gen|Number=Sing`).
+/// Looks up `name` in a FEATS column (`Case=Gen|Number=Sing`), or an attribute in MISC.
+/// A byte scan: this runs for every feature test of every candidate node.
 pub fn feature_value<'a>(feats: &'a str, name: &str) -> Option<&'a str> {
-    if feats == "_" {
-        return None;
+    let bytes = feats.as_bytes();
+    let key = name.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'|', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let item = &bytes[start..end];
+        if item.len() > key.len() && item[key.len()] == b'=' && item.starts_with(key) {
+            return Some(&feats[start + key.len() + 1..end]);
+        }
+        start = end + 1;
     }
-    feats.split('|').find_map(|pair| {
-        let (key, value) = pair.split_once('=')?;
-        (key == name).then_some(value)
-    })
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::feature_value;
+
+    #[test]
+    fn finds_whole_feature_names_only() {
+        let feats = "Case=Gen|Number[psor]=Sing|NumType=Card|Number=Plur";
+        assert_eq!(feature_value(feats, "Case"), Some("Gen"));
+        assert_eq!(feature_value(feats, "Number"), Some("Plur"));
+        assert_eq!(feature_value(feats, "Number[psor]"), Some("Sing"));
+        assert_eq!(feature_value(feats, "Num"), None);
+        assert_eq!(feature_value("_", "Case"), None);
+        assert_eq!(feature_value("Case=", "Case"), Some(""));
+    }
 }
