@@ -31,7 +31,7 @@ pub struct PipelineOptions {
 
 impl Default for PipelineOptions {
     fn default() -> Self {
-        PipelineOptions { on_error: OnError::Fail, threads: 0, batch_sentences: 512 }
+        PipelineOptions { on_error: OnError::Fail, threads: 0, batch_sentences: 256 }
     }
 }
 
@@ -183,8 +183,9 @@ impl<'e> Pipeline<'e> {
                         let _ = done_tx.send(batch);
                     });
                 }
-                if let Some(done) = finished {
+                if let Some(mut done) = finished {
                     self.write(file, &done, out, report, &mut summary)?;
+                    done.trim();
                     spare.push(done);
                 }
                 if at_end {
@@ -238,7 +239,23 @@ struct Batch {
     len: usize,
 }
 
+/// A slot buffer larger than this is given back after use: otherwise every slot would keep
+/// the capacity of the longest sentence it ever held, and memory would creep towards
+/// `slots × longest sentence` on long inputs.
+const KEEP_BUFFER_BYTES: usize = 8 * 1024;
+
 impl Batch {
+    fn trim(&mut self) {
+        for slot in &mut self.slots {
+            if slot.out.capacity() > KEEP_BUFFER_BYTES {
+                slot.out = Vec::new();
+            }
+            if slot.block.bytes.capacity() > KEEP_BUFFER_BYTES {
+                slot.block.bytes = Vec::new();
+            }
+        }
+    }
+
     fn fill(&mut self, reader: &mut BlockReader<impl BufRead>, size: usize) -> std::io::Result<()> {
         self.len = 0;
         while self.len < size {
