@@ -1,10 +1,11 @@
-//! Throughput benchmark: `cargo bench --bench throughput [-- PROFILE...]`.
+//! Throughput benchmark: `cargo bench --bench throughput [-- PROFILE...]` (default: en cs).
 //!
 //! Builds a ≥ 500k-token input from the shared dev treebanks (DEPS stripped, empty nodes
 //! dropped, as a parser would give it), then reports tokens/s of
 //! - `read+write`: parse every sentence and write it back unchanged (the floor), and
 //! - `enhance`: read → the given profile(s) → write, on one thread and on all threads,
-//! with the ratio of each to the floor. Reports figures; asserts nothing about time.
+//! with the ratio of each to the floor and to `basic`. Reports figures; asserts nothing about
+//! time. For single-core figures on a busy machine, pin it: `taskset -c 0 target/release/deps/throughput-*`.
 
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
 use eudify::engine::Enhancer;
@@ -80,13 +81,18 @@ fn enhance(input: &[u8], enhancer: &Enhancer, threads: usize) -> usize {
 
 fn main() {
     let profiles: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let profiles = if profiles.is_empty() { vec!["basic".to_string()] } else { profiles };
+    let mut profiles = if profiles.is_empty() { vec!["en".to_string(), "cs".to_string()] } else { profiles };
+    // Every ratio is taken to `basic`, so it runs first.
+    profiles.retain(|p| p != "basic");
+    profiles.insert(0, "basic".to_string());
     let (input, tokens) = build_input();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("input: {tokens} tokens, {:.1} MB; best of {RUNS} runs; {cores} cores", input.len() as f64 / 1e6);
     let rate = |d: Duration| tokens as f64 / d.as_secs_f64();
     let (floor, _) = best_of(|| read_write(&input));
-    println!("{:<28} {:>12.0} tokens/s  1.00× time", "read+write (1 thread)", rate(floor));
+    println!("{:<28} {:>12.0} tokens/s  1.00× read+write", "read+write (1 thread)", rate(floor));
+    // Time of `basic` per thread count, for each profile's ratio to it.
+    let mut basic_time: Vec<(usize, Duration)> = Vec::new();
     for profile in &profiles {
         let source = eudify::rules::RuleSource::embedded();
         let rule_set = eudify::rules::load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
@@ -95,7 +101,14 @@ fn main() {
             let (time, _) = best_of(|| enhance(&input, &enhancer, threads));
             let label = format!("{profile} ({threads} thread{})", if threads == 1 { "" } else { "s" });
             let ratio = time.as_secs_f64() / floor.as_secs_f64();
-            println!("{label:<28} {:>12.0} tokens/s  {ratio:.2}× time", rate(time));
+            if profile == "basic" {
+                basic_time.push((threads, time));
+            }
+            let to_basic = basic_time
+                .iter()
+                .find(|(t, _)| *t == threads)
+                .map_or(String::new(), |(_, b)| format!("  {:.2}× basic", time.as_secs_f64() / b.as_secs_f64()));
+            println!("{label:<28} {:>12.0} tokens/s  {ratio:.2}× read+write{to_basic}", rate(time));
         }
     }
 }
