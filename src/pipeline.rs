@@ -132,8 +132,9 @@ pub struct Pipeline<'e> {
     enhancer: &'e Enhancer,
     options: PipelineOptions,
     pool: rayon::ThreadPool,
-    /// Told the bytes and words of each batch written (for a progress bar).
-    progress: Option<Box<dyn Fn(u64, u64) + 'e>>,
+    /// Told the bytes and words of each batch written (for a progress bar). `Send + Sync` so a
+    /// pipeline can be shared between threads (the fuzz targets keep one in a static).
+    progress: Option<Box<dyn Fn(u64, u64) + Send + Sync + 'e>>,
 }
 
 impl<'e> Pipeline<'e> {
@@ -143,7 +144,7 @@ impl<'e> Pipeline<'e> {
     }
 
     /// Calls `progress(bytes, words)` after each batch is written.
-    pub fn on_progress(&mut self, progress: impl Fn(u64, u64) + 'e) {
+    pub fn on_progress(&mut self, progress: impl Fn(u64, u64) + Send + Sync + 'e) {
         self.progress = Some(Box::new(progress));
     }
 

@@ -6,7 +6,7 @@
 //! - property tests: arbitrary bytes never panic the reader/parser and lose no byte; random
 //!   valid trees round-trip exactly and keep every column but DEPS through the basic profile.
 
-use crate::common::{run, text};
+use crate::common::{all_but_deps, random_heads, run, text, Rng};
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
 use eudify::engine::Enhancer;
 use eudify::pipeline::{OnError, Pipeline, PipelineError, PipelineOptions, Summary};
@@ -67,27 +67,6 @@ fn enhance_with(pipeline: &Pipeline, input: &[u8]) -> Run {
 fn basic_pipeline(enhancer: &Enhancer, threads: usize, batch: usize, on_error: OnError) -> Pipeline<'_> {
     let options = PipelineOptions { on_error, threads, batch_sentences: batch };
     Pipeline::new(enhancer, options).expect("thread pool")
-}
-
-/// Lines of `text` with empty-node lines dropped and DEPS blanked: what the basic profile must
-/// leave unchanged. Each line keeps its terminator, so terminators are compared too (an empty
-/// node that ended the input without one goes, and the word before it keeps its own).
-fn all_but_deps(text: &[u8]) -> Vec<Vec<u8>> {
-    text.split_inclusive(|&b| b == b'\n')
-        .filter(|line| !is_empty_node_line(line))
-        .map(|line| {
-            let mut cols: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
-            if cols.len() == 10 {
-                cols[8] = b"";
-            }
-            cols.join(&b'\t')
-        })
-        .collect()
-}
-
-fn is_empty_node_line(line: &[u8]) -> bool {
-    let id = line.split(|&b| b == b'\t').next().unwrap_or_default();
-    id.contains(&b'.') && !line.starts_with(b"#")
 }
 
 fn non_blank(blocks: &[RawBlock]) -> usize {
@@ -477,29 +456,6 @@ fn mutated_valid_input_never_panics_and_loses_nothing() {
         .unwrap();
 }
 
-/// A small deterministic generator, seeded by proptest (shrinking then works on the seed and
-/// the sizes, which is enough to get a short failing input).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
-
 const FORMS: &[&str] = &["a", "Dog", "ü", "日本", "a b", "#x", "_", "1-2", "'", "\u{feff}x", "\\"];
 const LABELS: &[&str] = &["nsubj", "obj", "obl:tmod", "nmod:poss", "amod", "conj", "cc", "punct", "dep", "acl:relcl"];
 
@@ -522,14 +478,7 @@ fn valid_sentence(rng: &mut Rng, index: usize, n: usize, last: bool) -> String {
         ends.push(e);
     };
     // Heads: a random order of the words; each word after the first hangs on an earlier one.
-    let mut order: Vec<usize> = (1..=n).collect();
-    for i in (1..n).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    let mut head = vec![0usize; n + 1];
-    for k in 1..n {
-        head[order[k]] = order[rng.below(k)];
-    }
+    let head = random_heads(rng, n);
     let mut rels = vec![""; n + 1];
     for w in 1..=n {
         rels[w] = if head[w] == 0 { "root" } else { rng.pick(LABELS) };

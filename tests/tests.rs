@@ -6,6 +6,7 @@ mod common;
 mod conllu_io;
 mod engine;
 mod eval;
+mod invariants;
 mod robustness;
 mod rules_front;
 mod validate;

@@ -1,0 +1,91 @@
+//! The whole pipeline (`--on-error copy`) on arbitrary bytes under every embedded profile: the
+//! first byte picks the profile (index modulo the number of profiles, in name order), the rest
+//! is the input. No panic, no enhancement error (a step limit would be copied and counted
+//! beside the parse errors), one output block per input block, invalid sentences copied byte
+//! for byte, and every column but DEPS of the valid ones unchanged line by line.
+//!
+//! `cargo +nightly fuzz run enhance_profiles`
+
+#![no_main]
+
+use eudify::conllu::{BlockReader, RawBlock, Sentence};
+use eudify::engine::Enhancer;
+use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
+use eudify::rules::{list_profiles, load_ruleset, RuleSource};
+use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
+
+fn blocks(input: &[u8]) -> Vec<RawBlock> {
+    let mut reader = BlockReader::new(input);
+    let mut out = Vec::new();
+    let mut block = RawBlock::default();
+    while reader.read_block(&mut block).unwrap() {
+        out.push(block.clone());
+    }
+    out
+}
+
+fn is_empty_node_line(line: &[u8]) -> bool {
+    let id = line.split(|&b| b == b'\t').next().unwrap_or_default();
+    id.contains(&b'.') && !line.starts_with(b"#")
+}
+
+/// Lines without the empty nodes, DEPS blanked: what enhancement must not change.
+fn all_but_deps(text: &[u8]) -> Vec<Vec<u8>> {
+    text.split_inclusive(|&b| b == b'\n')
+        .filter(|line| !is_empty_node_line(line))
+        .map(|line| {
+            let mut cols: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
+            if cols.len() == 10 {
+                cols[8] = b"";
+            }
+            cols.join(&b'\t')
+        })
+        .collect()
+}
+
+/// Every embedded profile's enhancer, in name order.
+static ENHANCERS: OnceLock<Vec<(String, Enhancer)>> = OnceLock::new();
+static PIPELINES: OnceLock<Vec<Pipeline<'static>>> = OnceLock::new();
+
+fuzz_target!(|data: &[u8]| {
+    let pipelines = PIPELINES.get_or_init(|| {
+        let enhancers = ENHANCERS.get_or_init(|| {
+            let source = RuleSource::embedded();
+            let profiles = list_profiles(&source).unwrap_or_else(|_| panic!("embedded profiles load"));
+            profiles
+                .into_iter()
+                .map(|p| {
+                    let rule_set = load_ruleset(&source, &p.name).unwrap_or_else(|e| panic!("{}", e.render()));
+                    (p.name, Enhancer::new(&rule_set))
+                })
+                .collect()
+        });
+        let options = PipelineOptions { on_error: OnError::Copy, threads: 1, batch_sentences: 2 };
+        enhancers.iter().map(|(_, e)| Pipeline::new(e, options.clone()).unwrap()).collect()
+    });
+    let Some((&pick, input)) = data.split_first() else { return };
+    let index = usize::from(pick) % pipelines.len();
+    let profile = &ENHANCERS.get().unwrap()[index].0;
+
+    let mut out = Vec::new();
+    let mut reports = 0;
+    let summary = pipelines[index].run("fuzz", input, &mut out, &mut |_| reports += 1).unwrap();
+    let ins = blocks(input);
+    let outs = blocks(&out);
+    assert_eq!(ins.len(), outs.len(), "{profile}: a sentence was lost or split");
+    let mut bad = 0;
+    for (i, o) in ins.iter().zip(&outs) {
+        if i.is_blank() {
+            assert_eq!(i.bytes, o.bytes, "{profile}: blank lines changed");
+        } else if Sentence::parse(i.clone()).is_err() {
+            bad += 1;
+            assert_eq!(i.bytes, o.bytes, "{profile}: an invalid sentence was not copied unchanged");
+        } else {
+            assert_eq!(all_but_deps(&i.bytes), all_but_deps(&o.bytes), "{profile}: a column other than DEPS changed");
+        }
+    }
+    // Only parse errors are reported: enhancing a valid sentence never fails.
+    assert_eq!((summary.copied_invalid, reports), (bad, bad), "{profile}: enhancement failed");
+    assert_eq!(summary.sentences, ins.iter().filter(|b| !b.is_blank()).count(), "{profile}");
+});
