@@ -20,6 +20,9 @@ pub const MISC: usize = 9;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// The longest sentence block accepted: spans into it are `u32` offsets.
+pub const MAX_BLOCK_BYTES: usize = u32::MAX as usize;
+
 /// A byte range into [`Sentence::text`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Span {
@@ -188,6 +191,13 @@ impl Sentence {
 
     /// Like [`Sentence::parse`], reusing this sentence's buffers.
     pub fn parse_into(&mut self, block: RawBlock) -> Result<(), Box<(RawBlock, ParseError)>> {
+        // Spans are 32-bit offsets: a longer block (a file with no blank lines) is refused
+        // rather than misread.
+        if block.bytes.len() > MAX_BLOCK_BYTES {
+            let line = block.first_line;
+            let message = format!("sentence of {} bytes: longer than {MAX_BLOCK_BYTES} bytes", block.bytes.len());
+            return Err(Box::new((block, ParseError { line, message })));
+        }
         // SIMD validation first; std's slower check only runs to locate an error.
         let valid = simdutf8::basic::from_utf8(&block.bytes).is_ok();
         let checked = if valid {
