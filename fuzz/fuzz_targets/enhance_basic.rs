@@ -5,21 +5,14 @@
 
 #![no_main]
 
-use eudify::conllu::{BlockReader, RawBlock, Sentence};
+mod common;
+
+use eudify::conllu::Sentence;
 use eudify::engine::Enhancer;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
+use common::*;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
-
-fn blocks(input: &[u8]) -> Vec<RawBlock> {
-    let mut reader = BlockReader::new(input);
-    let mut out = Vec::new();
-    let mut block = RawBlock::default();
-    while reader.read_block(&mut block).unwrap() {
-        out.push(block.clone());
-    }
-    out
-}
 
 static ENHANCER: OnceLock<Enhancer> = OnceLock::new();
 static PIPELINES: OnceLock<[Pipeline<'static>; 2]> = OnceLock::new();

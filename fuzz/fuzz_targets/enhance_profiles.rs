@@ -8,43 +8,16 @@
 
 #![no_main]
 
-use eudify::conllu::{BlockReader, RawBlock, Sentence};
+mod common;
+
+use eudify::conllu::Sentence;
 use eudify::engine::Enhancer;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
 use eudify::rules::{list_profiles, load_ruleset, RuleSource};
+use common::*;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-fn blocks(input: &[u8]) -> Vec<RawBlock> {
-    let mut reader = BlockReader::new(input);
-    let mut out = Vec::new();
-    let mut block = RawBlock::default();
-    while reader.read_block(&mut block).unwrap() {
-        out.push(block.clone());
-    }
-    out
-}
-
-fn is_empty_node_line(line: &[u8]) -> bool {
-    let id = line.split(|&b| b == b'\t').next().unwrap_or_default();
-    id.contains(&b'.') && !line.starts_with(b"#")
-}
-
-/// Lines without the empty nodes, DEPS blanked: what enhancement must not change.
-fn all_but_deps(text: &[u8]) -> Vec<Vec<u8>> {
-    text.split_inclusive(|&b| b == b'\n')
-        .filter(|line| !is_empty_node_line(line))
-        .map(|line| {
-            let mut cols: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
-            if cols.len() == 10 {
-                cols[8] = b"";
-            }
-            cols.join(&b'\t')
-        })
-        .collect()
-}
-
-/// Every embedded profile's enhancer, in name order.
 static ENHANCERS: OnceLock<Vec<(String, Enhancer)>> = OnceLock::new();
 static PIPELINES: OnceLock<Vec<Pipeline<'static>>> = OnceLock::new();
 

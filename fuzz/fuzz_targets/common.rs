@@ -1,0 +1,36 @@
+//! Helpers shared by the fuzz targets (the same oracle as `tests/common.rs`, which the fuzz
+//! crate cannot include: it runs the `eudify` binary).
+
+use eudify::conllu::{BlockReader, RawBlock};
+
+/// The input's blocks, as the pipeline sees them.
+pub fn blocks(input: &[u8]) -> Vec<RawBlock> {
+    let mut reader = BlockReader::new(input);
+    let mut out = Vec::new();
+    let mut block = RawBlock::default();
+    while reader.read_block(&mut block).unwrap() {
+        out.push(block.clone());
+    }
+    out
+}
+
+#[allow(dead_code)] // not every target compares columns
+pub fn is_empty_node_line(line: &[u8]) -> bool {
+    let id = line.split(|&b| b == b'\t').next().unwrap_or_default();
+    id.contains(&b'.') && !line.starts_with(b"#")
+}
+
+/// Lines without the empty nodes, DEPS blanked: what enhancement must not change.
+#[allow(dead_code)] // not every target compares columns
+pub fn all_but_deps(text: &[u8]) -> Vec<Vec<u8>> {
+    text.split_inclusive(|&b| b == b'\n')
+        .filter(|line| !is_empty_node_line(line))
+        .map(|line| {
+            let mut cols: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
+            if cols.len() == 10 {
+                cols[8] = b"";
+            }
+            cols.join(&b'\t')
+        })
+        .collect()
+}
