@@ -5,7 +5,7 @@
 //! specific label, whose two ends bind at once) and then follows edges outward from bound nodes,
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
-use crate::graph::{relation_bit, relation_index, upos_bit};
+use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SUBTYPED};
 use crate::rules::ast::{
     CheckedPattern, CheckedRule, CheckedValueTest, Field, Layer, LabelTest, NodeTest, Operand, OrderTest,
     VarId,
@@ -40,46 +40,90 @@ pub struct Filters {
     pub order: Vec<usize>,
 }
 
-/// A quick test on an edge's relation (its universal part, as a bit) that runs before, and
-/// often instead of, the label test itself.
+impl Filters {
+    pub fn is_empty(&self) -> bool {
+        self.node_tests.is_empty() && self.absent_edges.is_empty() && self.order.is_empty()
+    }
+}
+
+/// A quick test on an edge's [`relation_code`] (universal relation, and whether the label has a
+/// subtype) that runs before, and often instead of, the label test itself.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RelationFilter {
-    /// Relations a matching label can have.
-    pub allowed: u64,
-    /// The relation alone decides: no need to look at the label's text.
+    /// Relations (bits) a matching label without a subtype can have (`case` for `case`)...
+    pub bare: u64,
+    /// ...and a matching label with a subtype (`obl` for `obl:tmod`).
+    pub subtyped: u64,
+    /// The code alone decides: no need to look at the label's text.
     pub decides: bool,
 }
 
 impl RelationFilter {
+    const ANY: RelationFilter = RelationFilter { bare: u64::MAX, subtyped: u64::MAX, decides: true };
+    const NONE: RelationFilter = RelationFilter { bare: 0, subtyped: 0, decides: true };
+
     pub fn of(test: &LabelTest) -> RelationFilter {
         let known = |univ: &str| relation_index(univ) != crate::graph::OTHER_RELATION;
         match test {
-            LabelTest::Any => RelationFilter { allowed: u64::MAX, decides: true },
-            LabelTest::Exact(label) => RelationFilter { allowed: relation_bit(label), decides: false },
-            LabelTest::Universal(univ) => RelationFilter { allowed: relation_bit(univ), decides: known(univ) },
-            LabelTest::Alternatives(options) => options.iter().map(RelationFilter::of).fold(
-                RelationFilter { allowed: 0, decides: true },
-                |acc, f| RelationFilter { allowed: acc.allowed | f.allowed, decides: acc.decides && f.decides },
-            ),
-            LabelTest::Not(inner) => match RelationFilter::of(inner) {
-                f if f.decides => RelationFilter { allowed: !f.allowed, decides: true },
-                _ => RelationFilter { allowed: !covered_relations(inner), decides: false },
-            },
-            LabelTest::Subtype(_) | LabelTest::Regex(_) | LabelTest::SameLabel(_) => {
-                RelationFilter { allowed: u64::MAX, decides: false }
+            LabelTest::Any => RelationFilter::ANY,
+            LabelTest::Exact(label) => {
+                let code = relation_code(label);
+                let bit = 1u64 << (code & !SUBTYPED);
+                if code & SUBTYPED != 0 {
+                    RelationFilter { bare: 0, subtyped: bit, decides: false }
+                } else {
+                    // A known bare relation is one exact label; an unknown one shares its code.
+                    RelationFilter { bare: bit, subtyped: 0, decides: known(label) }
+                }
             }
+            LabelTest::Universal(univ) => {
+                let bit = relation_bit(univ);
+                RelationFilter { bare: bit, subtyped: bit, decides: known(univ) }
+            }
+            // A subtype needs a `:`.
+            LabelTest::Subtype(_) => RelationFilter { bare: 0, subtyped: u64::MAX, decides: false },
+            LabelTest::Alternatives(options) => options.iter().map(RelationFilter::of).fold(RelationFilter::NONE, |a, f| {
+                RelationFilter { bare: a.bare | f.bare, subtyped: a.subtyped | f.subtyped, decides: a.decides && f.decides }
+            }),
+            LabelTest::Not(inner) => match RelationFilter::of(inner) {
+                f if f.decides => RelationFilter { bare: !f.bare, subtyped: !f.subtyped, decides: true },
+                _ => {
+                    let (bare, subtyped) = covered_codes(inner);
+                    RelationFilter { bare: !bare, subtyped: !subtyped, decides: false }
+                }
+            },
+            LabelTest::Regex(_) | LabelTest::SameLabel(_) => RelationFilter { decides: false, ..RelationFilter::ANY },
         }
     }
 
-    /// `Some(verdict)` when the relation decides, `None` when the label must be tested.
-    pub fn check(self, relation: u8) -> Option<bool> {
-        if self.allowed & (1u64 << relation) == 0 {
-            Some(false)
-        } else if self.decides {
-            Some(true)
-        } else {
-            None
+    /// Relations a matching label can have, with or without a subtype.
+    pub fn allowed(self) -> u64 {
+        self.bare | self.subtyped
+    }
+
+    /// Whether a label with this [`relation_code`] can match.
+    pub fn admits(self, code: u8) -> bool {
+        let bits = if code & SUBTYPED != 0 { self.subtyped } else { self.bare };
+        bits & (1u64 << (code & !SUBTYPED)) != 0
+    }
+}
+
+/// Relations all of whose bare labels, and all of whose subtyped labels, pass `test`
+/// (`obl:*` covers both for obl; `case` covers bare case; `obl:tmod` covers neither).
+fn covered_codes(test: &LabelTest) -> (u64, u64) {
+    let filter = RelationFilter::of(test);
+    if filter.decides {
+        return (filter.bare, filter.subtyped);
+    }
+    match test {
+        LabelTest::Alternatives(options) => {
+            options.iter().map(covered_codes).fold((0, 0), |(b, s), (ob, os)| (b | ob, s | os))
         }
+        LabelTest::Not(inner) => {
+            let inner = RelationFilter::of(inner);
+            (!inner.bare, !inner.subtyped)
+        }
+        _ => (0, 0),
     }
 }
 
@@ -360,6 +404,8 @@ pub struct CompiledRule {
     /// two ends bound: later rounds seed it with the edges the previous round added, instead
     /// of searching the whole sentence again (semi-naive evaluation).
     pub delta_plans: Vec<(usize, Plan)>,
+    /// Relations an added edge must have to seed one of the delta plans.
+    pub delta_relations: u64,
 }
 
 pub fn compile(rule: &CheckedRule) -> CompiledRule {
@@ -404,7 +450,9 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
             seeded[e.to] = true;
             (i, self::plan(&rule.pattern, &seeded, &no_edge_vars))
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let delta_relations =
+        delta_plans.iter().map(|(e, p)| p.relation_filters[*e].allowed()).fold(0, |acc, bits| acc | bits);
     CompiledRule {
         rule: rule.clone(),
         plan,
@@ -414,5 +462,53 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
         addition_sensitive,
         scans_nodes,
         delta_plans,
+        delta_relations,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use LabelTest::*;
+
+    /// The relation filter never rejects a label the test accepts, and when it says it
+    /// decides, it accepts exactly the labels the test accepts.
+    #[test]
+    fn relation_filters_agree_with_label_tests() {
+        let labels = [
+            "case", "case:x", "obl", "obl:tmod", "obl:arg", "obl:arg:x", "conj", "conj:and", "root", "ref", "nsubj",
+            "nsubj:pass", "nsubj:xsubj", "foo", "foo:bar", "bar",
+        ];
+        let exact = |l: &str| Exact(l.to_string());
+        let universal = |l: &str| Universal(l.to_string());
+        let mut tests: Vec<LabelTest> = labels.iter().map(|l| exact(l)).collect();
+        tests.extend(["obl", "nsubj", "foo", "case"].map(universal));
+        tests.extend([
+            Any,
+            Subtype("pass".into()),
+            Regex(regex::Regex::new("^n").unwrap()),
+            Alternatives(vec![exact("obl"), exact("nmod"), exact("obl:arg")]),
+            Alternatives(vec![universal("conj"), exact("case")]),
+            Not(Box::new(exact("root"))),
+            Not(Box::new(exact("obl:arg"))),
+            Not(Box::new(Alternatives(vec![exact("root"), universal("conj"), exact("punct"), exact("ref")]))),
+            Not(Box::new(Alternatives(vec![exact("mark"), exact("obl:arg")]))),
+            Not(Box::new(Subtype("pass".into()))),
+            Not(Box::new(Not(Box::new(Alternatives(vec![exact("case"), exact("foo")]))))),
+        ]);
+        let mut decided = 0;
+        for test in &tests {
+            let filter = RelationFilter::of(test);
+            for label in labels {
+                let matches = test.matches(label, &|_| None);
+                let admits = filter.admits(relation_code(label));
+                assert!(admits || !matches, "{test:?} matches {label} but the filter rejects it");
+                if filter.decides && admits {
+                    decided += 1;
+                    assert!(matches, "{test:?} rejects {label} but the filter decides it matches");
+                }
+            }
+        }
+        assert!(decided > 50, "the filters decide too little: {decided}");
     }
 }

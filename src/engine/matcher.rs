@@ -5,7 +5,7 @@
 //! the pattern names the edge), and distinct variables bind distinct nodes. petgraph's
 //! isomorphism search is node-induced and confused by parallel edges, hence this matcher.
 
-use super::compile::{Plan, Step};
+use super::compile::{Plan, RelationFilter, Step};
 use crate::graph::{feature_value, Label, SentenceGraph};
 use crate::conllu::sentence::{FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
 use crate::rules::ast::{CheckedValueTest, Field, FieldTest, Layer, OrderTest, Operand};
@@ -31,6 +31,14 @@ pub struct Binding {
 impl Binding {
     pub fn new(vars: usize, edge_vars: usize) -> Binding {
         Binding { nodes: smallvec::smallvec![None; vars], edges: smallvec::smallvec![None; edge_vars] }
+    }
+
+    /// Unbinds everything and sizes the binding for a rule's variables, keeping its buffers.
+    pub fn reset(&mut self, vars: usize, edge_vars: usize) {
+        self.nodes.clear();
+        self.nodes.resize(vars, None);
+        self.edges.clear();
+        self.edges.resize(edge_vars, None);
     }
 
     pub fn node(&self, var: usize) -> NodeIndex {
@@ -67,9 +75,8 @@ pub fn exists(graph: &SentenceGraph, plan: &Plan, binding: &mut Binding) -> bool
     any
 }
 
-/// A candidate edge: head, dependent, which edge, its label and the label's relation index.
+/// A candidate edge: head, dependent, which edge, its label and the label's relation code.
 type Candidate<'g> = (NodeIndex, NodeIndex, EdgeRefId, &'g str, u8);
-type Candidates<'g> = SmallVec<[Candidate<'g>; 8]>;
 
 /// Returns false when the search must stop.
 fn step(
@@ -106,30 +113,34 @@ fn step(
         }
         Step::ScanEdges { edge, relations } => {
             let test = &plan.pattern.edges[edge];
-            let mut candidates = Candidates::new();
+            let mut visit = |candidate| try_edge(graph, plan, withouts, index, binding, found, edge, candidate);
             match relations {
+                // The relation index gives exactly the words with these relations.
                 Some(bits) if test.layer == Layer::Basic => {
-                    for dependent in graph.words_with_relations(bits) {
-                        candidates.push(basic_edge(graph, dependent));
-                    }
+                    let filter = plan.relation_filters[edge];
+                    graph
+                        .words_with_relations(bits & filter.allowed())
+                        .filter(|&dependent| filter.admits(graph.basic_code(dependent)))
+                        .all(|dependent| visit(basic_edge(graph, dependent)))
                 }
-                _ => edge_candidates(graph, test.layer, None, None, &mut candidates),
+                _ => each_edge(graph, test.layer, None, None, plan.relation_filters[edge], &mut visit),
             }
-            try_edges(graph, plan, withouts, index, binding, found, edge, &candidates)
         }
         Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
             let test = &plan.pattern.edges[edge];
-            let mut candidates = Candidates::new();
-            edge_candidates(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], &mut candidates);
-            try_edges(graph, plan, withouts, index, binding, found, edge, &candidates)
+            let (from, to) = (binding.nodes[test.from], binding.nodes[test.to]);
+            let filter = plan.relation_filters[edge];
+            each_edge(graph, test.layer, from, to, filter, &mut |candidate| {
+                try_edge(graph, plan, withouts, index, binding, found, edge, candidate)
+            })
         }
     }
 }
 
-/// Tries each candidate edge for pattern edge `test` at step `index`; false when the search
-/// must stop.
+/// Tries one candidate edge for pattern edge `edge` at step `index` (its relation already
+/// passed the relation filter); false when the search must stop.
 #[allow(clippy::too_many_arguments)]
-fn try_edges(
+fn try_edge(
     graph: &SentenceGraph,
     plan: &Plan,
     withouts: &[Plan],
@@ -137,63 +148,62 @@ fn try_edges(
     binding: &mut Binding,
     found: &mut dyn FnMut(&Binding) -> bool,
     edge: usize,
-    candidates: &[Candidate],
+    (from, to, id, label, _): Candidate,
 ) -> bool {
     let test = &plan.pattern.edges[edge];
-    let filter = plan.relation_filters[edge];
-    let bind_from = binding.nodes[test.from].is_none();
-    let bind_to = binding.nodes[test.to].is_none();
-    for &(from, to, id, label, relation) in candidates {
-        if test.from == test.to && from != to {
-            continue;
-        }
+    if test.from == test.to && from != to {
+        return true;
+    }
+    if !plan.relation_filters[edge].decides {
         let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.as_str());
-        if !filter.check(relation).unwrap_or_else(|| test.label.matches(label, &labels)) {
-            continue;
-        }
-        // Injectivity: a newly bound variable takes a node no other variable has.
-        if (bind_from && binding.is_used(from)) || (bind_to && binding.is_used(to)) || (bind_from && bind_to && from == to) {
-            continue;
-        }
-        if bind_from {
-            binding.nodes[test.from] = Some(from);
-        }
-        if bind_to {
-            binding.nodes[test.to] = Some(to);
-        }
-        let saved = test.var.map(|e| (e, binding.edges[e].replace((id, crate::graph::label(label)))));
-        let go_on = !passes(graph, plan, &plan.filters[index], binding)
-            || step(graph, plan, withouts, index + 1, binding, found);
-        if bind_from {
-            binding.nodes[test.from] = None;
-        }
-        if bind_to {
-            binding.nodes[test.to] = None;
-        }
-        if let Some((e, previous)) = saved {
-            binding.edges[e] = previous;
-        }
-        if !go_on {
-            return false;
+        if !test.label.matches(label, &labels) {
+            return true;
         }
     }
-    true
+    let bind_from = binding.nodes[test.from].is_none();
+    let bind_to = binding.nodes[test.to].is_none();
+    // Injectivity: a newly bound variable takes a node no other variable has.
+    if (bind_from && binding.is_used(from)) || (bind_to && binding.is_used(to)) || (bind_from && bind_to && from == to) {
+        return true;
+    }
+    if bind_from {
+        binding.nodes[test.from] = Some(from);
+    }
+    if bind_to {
+        binding.nodes[test.to] = Some(to);
+    }
+    let saved = test.var.map(|e| (e, binding.edges[e].replace((id, crate::graph::label(label)))));
+    let go_on = !passes(graph, plan, &plan.filters[index], binding) || step(graph, plan, withouts, index + 1, binding, found);
+    if bind_from {
+        binding.nodes[test.from] = None;
+    }
+    if bind_to {
+        binding.nodes[test.to] = None;
+    }
+    if let Some((e, previous)) = saved {
+        binding.edges[e] = previous;
+    }
+    go_on
 }
 
 fn basic_edge<'g>(graph: &SentenceGraph<'g>, dependent: u32) -> Candidate<'g> {
     let head = graph.basic_head(dependent);
-    let relation = graph.basic_relation(dependent);
-    (graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), graph.basic_deprel(dependent), relation)
+    let code = graph.basic_code(dependent);
+    (graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), graph.basic_deprel(dependent), code)
 }
 
-/// Edges of `layer` from `from` (if bound) to `to` (if bound).
-fn edge_candidates<'g>(
+/// Calls `visit` on each edge of `layer` from `from` (if bound) to `to` (if bound) that
+/// `filter` admits, until it returns false; returns false then.
+/// Edges are offered directly from the graph, not collected first.
+fn each_edge<'g>(
     graph: &'g SentenceGraph,
     layer: Layer,
     from: Option<NodeIndex>,
     to: Option<NodeIndex>,
-    out: &mut Candidates<'g>,
-) {
+    filter: RelationFilter,
+    visit: &mut impl FnMut(Candidate<'g>) -> bool,
+) -> bool {
+    let admits = |code: u8| filter.admits(code);
     match layer {
         Layer::Basic => {
             let word_of = |node: NodeIndex| match graph.node(node) {
@@ -202,49 +212,54 @@ fn edge_candidates<'g>(
                 crate::graph::Node::Empty { .. } => None,
             };
             match (from, to) {
-                (_, Some(t)) => {
-                    if let Some(d) = word_of(t).filter(|&d| d != 0) {
+                (_, Some(t)) => match word_of(t) {
+                    Some(d) if d != 0 && admits(graph.basic_code(d)) => {
                         if from.is_none_or(|f| word_of(f) == Some(graph.basic_head(d))) {
-                            out.push(basic_edge(graph, d));
+                            return visit(basic_edge(graph, d));
                         }
+                        true
                     }
-                }
-                (Some(f), None) => {
-                    if let Some(h) = word_of(f) {
-                        out.extend(graph.basic_children(h).iter().map(|&d| basic_edge(graph, d)));
-                    }
-                }
-                (None, None) => out.extend((1..=graph.word_count()).map(|d| basic_edge(graph, d))),
+                    _ => true,
+                },
+                (Some(f), None) => match word_of(f) {
+                    Some(h) => graph
+                        .basic_children(h)
+                        .iter()
+                        .filter(|&&d| admits(graph.basic_code(d)))
+                        .all(|&d| visit(basic_edge(graph, d))),
+                    None => true,
+                },
+                (None, None) => (1..=graph.word_count())
+                    .filter(|&d| admits(graph.basic_code(d)))
+                    .all(|d| visit(basic_edge(graph, d))),
             }
         }
         Layer::Enhanced => match (from, to) {
             // A dependent has few heads; a head may have many dependents.
-            (Some(f), Some(t)) => out.extend(
-                graph
-                    .incoming(t)
-                    .filter(|(_, h, _)| *h == f)
-                    .map(|(id, h, e)| (h, t, EdgeRefId::Enhanced(id), e.label.as_str(), e.relation)),
-            ),
-            (None, Some(t)) => {
-                out.extend(graph.incoming(t).map(|(id, h, e)| (h, t, EdgeRefId::Enhanced(id), e.label.as_str(), e.relation)))
-            }
-            (Some(f), None) => {
-                out.extend(graph.outgoing(f).map(|(id, d, e)| (f, d, EdgeRefId::Enhanced(id), e.label.as_str(), e.relation)))
-            }
-            (None, None) => out.extend(
-                graph
-                    .petgraph()
-                    .edge_references()
-                    .map(|e| {
-                        let w = e.weight();
-                        (e.source(), e.target(), EdgeRefId::Enhanced(e.id()), w.label.as_str(), w.relation)
-                    }),
-            ),
+            (Some(f), Some(t)) => graph
+                .incoming(t)
+                .filter(|(_, h, e)| *h == f && admits(e.code))
+                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.label.as_str(), e.code))),
+            (None, Some(t)) => graph
+                .incoming(t)
+                .filter(|(_, _, e)| admits(e.code))
+                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.label.as_str(), e.code))),
+            (Some(f), None) => graph
+                .outgoing(f)
+                .filter(|(_, _, e)| admits(e.code))
+                .all(|(id, d, e)| visit((f, d, EdgeRefId::Enhanced(id), e.label.as_str(), e.code))),
+            (None, None) => graph.petgraph().edge_references().filter(|e| admits(e.weight().code)).all(|e| {
+                let w = e.weight();
+                visit((e.source(), e.target(), EdgeRefId::Enhanced(e.id()), w.label.as_str(), w.code))
+            }),
         },
     }
 }
 
 fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters, binding: &Binding) -> bool {
+    if filters.is_empty() {
+        return true;
+    }
     let pattern = &plan.pattern;
     filters.node_tests.iter().all(|&i| {
         let test = &pattern.nodes[i];
@@ -253,12 +268,11 @@ fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters,
     }) && filters.absent_edges.iter().all(|&i| {
         let test = &pattern.edges[i];
         let filter = plan.relation_filters[i];
-        let mut candidates = Candidates::new();
-        edge_candidates(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], &mut candidates);
         let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.as_str());
-        !candidates
-            .iter()
-            .any(|&(_, _, _, label, relation)| filter.check(relation).unwrap_or_else(|| test.label.matches(label, &labels)))
+        // No edge passes the test: the visit stops (false) at the first that does.
+        each_edge(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], filter, &mut |(_, _, _, label, _)| {
+            !(filter.decides || test.label.matches(label, &labels))
+        })
     }) && filters.order.iter().all(|&i| order_test(graph, &pattern.order[i], binding))
 }
 

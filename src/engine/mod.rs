@@ -43,6 +43,8 @@ pub struct Workspace {
     matches: Vec<(usize, Binding)>,
     /// The label being built by an action.
     label: String,
+    /// The variables of the rule being searched.
+    binding: Binding,
     /// What the current round changes, and what the previous one changed.
     changes: rewrite::Changes,
     last: rewrite::Changes,
@@ -128,7 +130,7 @@ impl Enhancer {
         limit: usize,
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
-        let Workspace { fired, matches, label, changes, last } = workspace;
+        let Workspace { fired, matches, label, binding, changes, last } = workspace;
         fired.clear();
         let mut first_round = true;
         loop {
@@ -139,31 +141,35 @@ impl Enhancer {
                 if !compiled.anchor.admits_enhanced(enhanced) {
                     continue;
                 }
+                let search_whole = first_round || self.must_search_whole(compiled, last);
+                if !search_whole && compiled.delta_relations & last.added_relations == 0 {
+                    continue;
+                }
                 let rule = &compiled.rule;
                 let match_vars = rule.pattern.new_vars.end;
-                let mut binding = Binding::new(rule.vars.len(), rule.edge_vars.len());
+                binding.reset(rule.vars.len(), rule.edge_vars.len());
                 let mut found = |b: &Binding| {
                     if fired.insert(rewrite::match_key(r as u32, b, match_vars)) {
                         matches.push((r, b.clone()));
                     }
                     true
                 };
-                if first_round || self.must_search_whole(compiled, last) {
-                    matcher::search(graph, &compiled.plan, &compiled.withouts, &mut binding, &mut found);
+                if search_whole {
+                    matcher::search(graph, &compiled.plan, &compiled.withouts, binding, &mut found);
                     continue;
                 }
                 // Semi-naive: a new match uses an edge the last round added.
                 for (edge, plan) in &compiled.delta_plans {
                     let test = &rule.pattern.edges[*edge];
                     let filter = plan.relation_filters[*edge];
-                    for &(head, dependent, relation) in &last.added {
+                    for &(head, dependent, code) in &last.added {
                         let distinct = test.from != test.to;
-                        if filter.allowed & (1u64 << relation) == 0 || (distinct && head == dependent) {
+                        if !filter.admits(code) || (distinct && head == dependent) {
                             continue;
                         }
                         binding.nodes[test.from] = Some(head);
                         binding.nodes[test.to] = Some(dependent);
-                        matcher::search(graph, plan, &compiled.withouts, &mut binding, &mut found);
+                        matcher::search(graph, plan, &compiled.withouts, binding, &mut found);
                         binding.nodes[test.from] = None;
                         binding.nodes[test.to] = None;
                     }

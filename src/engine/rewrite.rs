@@ -15,7 +15,8 @@ pub struct Changes {
     pub added_relations: u64,
     /// Whether empty nodes were added.
     pub nodes: bool,
-    /// Edges added or given a new label: head, dependent, relation of the new label.
+    /// Edges added or given a new label: head, dependent, [`crate::graph::relation_code`] of
+    /// the new label.
     pub added: Vec<(NodeIndex, NodeIndex, u8)>,
 }
 
@@ -35,9 +36,9 @@ impl Changes {
         self.removed |= 1u64 << relation;
     }
 
-    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, relation: u8) {
-        self.added_relations |= 1u64 << relation;
-        self.added.push((head, dependent, relation));
+    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, code: u8) {
+        self.added_relations |= 1u64 << (code & !crate::graph::SUBTYPED);
+        self.added.push((head, dependent, code));
     }
 }
 
@@ -52,7 +53,7 @@ pub fn apply(
     label: &mut String,
 ) -> bool {
     let mut changed = false;
-    let relation = |label: &str| crate::graph::relation_index(label) as u8;
+    let relation = crate::graph::relation_code;
     for action in actions {
         match action {
             CheckedAction::AddEdge { from, to, label: template } => {
@@ -66,7 +67,7 @@ pub fn apply(
             }
             CheckedAction::DeleteEdge { from, to, label: test } => {
                 for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
-                    let old = graph.edge(edge).map_or(0, |(_, _, e)| e.relation);
+                    let old = graph.edge(edge).map_or(0, |(_, _, e)| e.relation());
                     if graph.remove_edge(edge) {
                         changes.removed(old);
                         changed = true;
@@ -77,7 +78,7 @@ pub fn apply(
                 if render(graph, new_label, binding, label) {
                     let (from, to) = (binding.node(*from), binding.node(*to));
                     for edge in matching_edges(graph, from, to, test, binding) {
-                        let old = graph.edge(edge).map_or(0, |(_, _, e)| e.relation);
+                        let old = graph.edge(edge).map_or(0, |(_, _, e)| e.relation());
                         if graph.relabel(edge, crate::graph::label(label), origin) {
                             changes.removed(old);
                             changes.added(from, to, relation(label));

@@ -12,7 +12,7 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use smol_str::SmolStr;
 
-pub use relations::{relation_bit, relation_index, upos_bit, OTHER_RELATION, RELATIONS, UPOS_TAGS};
+pub use relations::{relation_bit, relation_code, relation_index, upos_bit, OTHER_RELATION, RELATIONS, SUBTYPED, UPOS_TAGS};
 
 mod relations;
 
@@ -40,14 +40,19 @@ pub enum Origin {
 pub struct Edge {
     pub label: Label,
     pub origin: Origin,
-    /// [`relation_index`] of the label, kept so matching can test relations as bits.
-    pub relation: u8,
+    /// [`relation_code`] of the label, kept so matching can test relations as bits.
+    pub code: u8,
 }
 
 impl Edge {
     pub fn new(label: Label, origin: Origin) -> Edge {
-        let relation = relation_index(&label) as u8;
-        Edge { label, origin, relation }
+        let code = relation_code(&label);
+        Edge { label, origin, code }
+    }
+
+    /// [`relation_index`] of the label.
+    pub fn relation(&self) -> u8 {
+        self.code & !SUBTYPED
     }
 }
 
@@ -76,8 +81,8 @@ pub struct SentenceGraph<'s> {
     /// [`relation_bit`]): words of relation `r` are `relation_words[relation_start[r]..relation_start[r + 1]]`.
     relation_words: Vec<u32>,
     relation_start: [u32; 65],
-    /// [`relation_index`] of each word's basic DEPREL (word `n` at `n - 1`).
-    word_relation: Vec<u8>,
+    /// [`relation_code`] of each word's basic DEPREL (word `n` at `n - 1`).
+    word_code: Vec<u8>,
     upos: u32,
     /// Relations that edges of the enhanced graph have or had (a superset: removals are not
     /// tracked), to skip rules whose enhanced edges cannot match.
@@ -102,11 +107,12 @@ impl<'s> SentenceGraph<'s> {
         let mut upos = 0;
         for word in &sentence.words {
             let deprel = sentence.column(word, DEPREL);
-            let relation = relation_index(deprel) as usize;
-            let edge = Edge { label: label(deprel), origin: Origin::Basic, relation: relation as u8 };
+            let code = relation_code(deprel);
+            let relation = (code & !SUBTYPED) as usize;
+            let edge = Edge { label: label(deprel), origin: Origin::Basic, code };
             graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
             children_start[word.head as usize + 1] += 1;
-            relation_of.push(relation as u8);
+            relation_of.push(code);
             relation_start[relation + 1] += 1;
             upos |= upos_bit(sentence.column(word, UPOS));
         }
@@ -124,7 +130,7 @@ impl<'s> SentenceGraph<'s> {
             let slot = &mut next_child[word.head as usize];
             children[*slot as usize] = i as u32 + 1;
             *slot += 1;
-            let relation = relation_of[i] as usize;
+            let relation = (relation_of[i] & !SUBTYPED) as usize;
             relation_words[next_relation[relation] as usize] = i as u32 + 1;
             next_relation[relation] += 1;
         }
@@ -137,7 +143,7 @@ impl<'s> SentenceGraph<'s> {
             empty_nodes: Vec::new(),
             relation_words,
             relation_start,
-            word_relation: relation_of,
+            word_code: relation_of,
             upos,
             enhanced_relations: 0,
         }
@@ -162,17 +168,7 @@ impl<'s> SentenceGraph<'s> {
     /// Words whose basic DEPREL's universal relation is in `relations` (a set of
     /// [`relation_bit`]s), in order of relation then word.
     pub fn words_with_relations(&self, relations: u64) -> impl Iterator<Item = u32> + '_ {
-        let mut bits = relations;
-        std::iter::from_fn(move || {
-            let r = bits.trailing_zeros() as usize;
-            if r >= 64 {
-                return None;
-            }
-            bits &= bits - 1;
-            Some(&self.relation_words[self.relation_start[r] as usize..self.relation_start[r + 1] as usize])
-        })
-        .flatten()
-        .copied()
+        RelationWords { graph: self, bits: relations, words: &[] }
     }
 
     /// The universal relations present in the basic tree, as a set of [`relation_bit`]s.
@@ -214,7 +210,12 @@ impl<'s> SentenceGraph<'s> {
 
     /// [`relation_index`] of word `n`'s basic DEPREL.
     pub fn basic_relation(&self, n: u32) -> u8 {
-        self.word_relation[n as usize - 1]
+        self.word_code[n as usize - 1] & !SUBTYPED
+    }
+
+    /// [`relation_code`] of word `n`'s basic DEPREL.
+    pub fn basic_code(&self, n: u32) -> u8 {
+        self.word_code[n as usize - 1]
     }
 
     pub fn basic_deprel(&self, n: u32) -> &'s str {
@@ -308,7 +309,7 @@ impl<'s> SentenceGraph<'s> {
             return false;
         }
         let edge = Edge::new(label, origin);
-        self.enhanced_relations |= 1u64 << edge.relation;
+        self.enhanced_relations |= 1u64 << edge.relation();
         self.graph.add_edge(head, dependent, edge);
         true
     }
@@ -327,7 +328,7 @@ impl<'s> SentenceGraph<'s> {
             self.graph.remove_edge(edge);
         } else {
             let new = Edge::new(label, origin);
-            self.enhanced_relations |= 1u64 << new.relation;
+            self.enhanced_relations |= 1u64 << new.relation();
             self.graph[edge] = new;
         }
         true
@@ -428,6 +429,35 @@ impl<'s> SentenceGraph<'s> {
         }
     }
 }
+
+/// Iterator behind [`SentenceGraph::words_with_relations`]: one relation group after another.
+struct RelationWords<'g, 's> {
+    graph: &'g SentenceGraph<'s>,
+    bits: u64,
+    words: &'g [u32],
+}
+
+impl Iterator for RelationWords<'_, '_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        loop {
+            if let Some((&first, rest)) = self.words.split_first() {
+                self.words = rest;
+                return Some(first);
+            }
+            if self.bits == 0 {
+                return None;
+            }
+            let r = self.bits.trailing_zeros() as usize;
+            self.bits &= self.bits - 1;
+            let start = &self.graph.relation_start;
+            self.words = &self.graph.relation_words[start[r] as usize..start[r + 1] as usize];
+        }
+    }
+}
+
 
 /// Looks up `name` in a FEATS column (`Case=Gen|Number=Sing`), or an attribute in MISC.
 /// A byte scan: this runs for every feature test of every candidate node.

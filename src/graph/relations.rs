@@ -17,10 +17,11 @@ pub const OTHER_UPOS: u32 = 31;
 
 /// Index in [`RELATIONS`] of a label's universal part (before the first `:`).
 pub fn relation_index(label: &str) -> u32 {
-    let univ = match memchr::memchr(b':', label.as_bytes()) {
-        Some(i) => &label[..i],
-        None => label,
-    };
+    (relation_code(label) & !SUBTYPED) as u32
+}
+
+/// Index in [`RELATIONS`] of a universal relation (no subtype).
+fn universal_index(univ: &str) -> u8 {
     match univ {
         "acl" => 0,
         "advcl" => 1,
@@ -60,7 +61,20 @@ pub fn relation_index(label: &str) -> u32 {
         "vocative" => 35,
         "xcomp" => 36,
         "ref" => 37,
-        _ => OTHER_RELATION,
+        _ => OTHER_RELATION as u8,
+    }
+}
+
+/// Set in a [`relation_code`] when the label has a subtype (`obl:tmod`, not `obl`).
+pub const SUBTYPED: u8 = 64;
+
+/// A label's [`relation_index`], with [`SUBTYPED`] set when it has a subtype: enough to decide
+/// an exact test for a bare universal label (`case`) without comparing text.
+pub fn relation_code(label: &str) -> u8 {
+    // Labels are short: a plain scan beats a memchr call.
+    match label.bytes().position(|b| b == b':') {
+        Some(i) => universal_index(&label[..i]) | SUBTYPED,
+        None => universal_index(label),
     }
 }
 
@@ -104,6 +118,9 @@ mod tests {
             assert_eq!(relation_index(&format!("{r}:sub:x")), i as u32);
         }
         assert_eq!(relation_index("nsubjx"), OTHER_RELATION);
+        assert_eq!(relation_code("case"), 6);
+        assert_eq!(relation_code("obl:tmod"), 29 | SUBTYPED);
+        assert_eq!(relation_code("foo:bar"), OTHER_RELATION as u8 | SUBTYPED);
         for (i, u) in UPOS_TAGS.iter().enumerate() {
             assert_eq!(upos_bit(u), 1 << i);
         }
