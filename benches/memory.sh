@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak memory of `eudify enhance --lang PROFILE` on a ~1 GB input, against a one-copy baseline.
 #
-# The pipeline reads, enhances and writes in batches of sentences, so peak RSS must not grow
+# The pipeline reads, enhances and writes in chunks of sentences, so peak RSS must not grow
 # with the input: the two figures below should be close. Not part of `cargo test`.
 #
 # Usage: benches/memory.sh [SIZE_MB [PROFILE...]]   (default 1024 MB, profiles basic en cs;

@@ -1,11 +1,11 @@
-//! Reader → batches of sentences → enhancement in parallel → writer in input order.
+//! Reader → chunks of sentences → enhancement in parallel → writer in input order.
 //!
-//! Output is identical for any thread count: each sentence is enhanced on its own and the
-//! batch is written in input order. Memory is bounded by the batch size, not the input size.
+//! Output is identical for any thread count: each sentence is enhanced on its own and chunks
+//! are written in input order. Memory is bounded by the chunk size times the chunks in flight,
+//! not by the input size.
 
-use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, ParseError, RawBlock, Sentence};
+use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, ParseError, RawBlock, Sentence};
 use crate::engine::{Enhancer, Workspace};
-use rayon::prelude::*;
 use std::fmt;
 use std::cell::RefCell;
 use std::io::{self, BufRead, Write};
@@ -23,15 +23,16 @@ pub enum OnError {
 #[derive(Clone, Debug)]
 pub struct PipelineOptions {
     pub on_error: OnError,
-    /// Worker threads; 0 means one per core.
+    /// Threads that enhance: 1 runs everything on the calling thread; N > 1 (0: one per core)
+    /// starts N workers and leaves the calling thread only reading and writing.
     pub threads: usize,
-    /// Sentences read before a batch is enhanced in parallel.
-    pub batch_sentences: usize,
+    /// Size of the pieces of input handed to a worker (each holds whole sentences).
+    pub chunk_bytes: usize,
 }
 
 impl Default for PipelineOptions {
     fn default() -> Self {
-        PipelineOptions { on_error: OnError::Fail, threads: 0, batch_sentences: 256 }
+        PipelineOptions { on_error: OnError::Fail, threads: 0, chunk_bytes: 256 * 1024 }
     }
 }
 
@@ -78,52 +79,75 @@ impl std::error::Error for PipelineError {
     }
 }
 
+/// A piece of input (whole sentences) and what became of it.
 #[derive(Default)]
-struct Slot {
-    block: RawBlock,
+struct Chunk {
+    input: Vec<u8>,
+    starts_input: bool,
     out: Vec<u8>,
-    words: usize,
-    error: Option<ParseError>,
+    /// Lines of `input`; line numbers in `errors` count from 1 at the chunk's first line.
+    lines: usize,
+    summary: Summary,
+    /// Invalid sentences, each with the length of `out` before it. Under [`OnError::Fail`]
+    /// the chunk stops at the first: the output ends before it.
+    errors: Vec<(usize, ParseError)>,
 }
 
 /// Per-thread buffers reused from sentence to sentence.
 #[derive(Default)]
 struct Scratch {
+    block: RawBlock,
     sentence: Sentence,
     layer: EnhancedLayer,
     workspace: Workspace,
 }
 
-fn process(slot: &mut Slot, scratch: &mut Scratch, enhancer: &Enhancer) {
-    slot.out.clear();
-    slot.words = 0;
-    slot.error = None;
-    if slot.block.is_blank() {
-        slot.out.extend_from_slice(&slot.block.bytes);
-        return;
-    }
-    let block = std::mem::take(&mut slot.block);
-    let first_line = block.first_line;
-    match scratch.sentence.parse_into(block) {
-        Err(failed) => {
-            let (block, error) = *failed;
-            slot.out.extend_from_slice(&block.bytes);
-            slot.block = block;
-            slot.error = Some(error);
+/// A scratch buffer larger than this is given back after a chunk: otherwise each thread would
+/// keep the capacity of the longest sentence it ever held.
+const KEEP_BUFFER_BYTES: usize = 64 * 1024;
+
+/// Splits `chunk` into sentences, enhances them and writes them to `chunk.out`.
+fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_error: OnError) {
+    chunk.out.clear();
+    chunk.errors.clear();
+    chunk.summary = Summary::default();
+    let mut reader = BlockReader::continuing(&chunk.input[..], 1, chunk.starts_input);
+    let Scratch { block, sentence, layer, workspace } = scratch;
+    // Reading from memory cannot fail.
+    while reader.read_block(block).unwrap_or(false) {
+        if block.is_blank() {
+            chunk.out.extend_from_slice(&block.bytes);
+            continue;
         }
-        Ok(()) => {
-            let sentence = &scratch.sentence;
-            slot.words = sentence.words.len();
-            match enhancer.enhance_with(sentence, &mut scratch.layer, &mut scratch.workspace) {
-                Ok(()) => write_sentence(&mut slot.out, sentence, Some(&scratch.layer)),
-                Err(message) => {
-                    write_sentence(&mut slot.out, sentence, None);
-                    slot.error = Some(ParseError { line: first_line, message });
-                }
+        let first_line = block.first_line;
+        let before = chunk.out.len();
+        chunk.summary.sentences += 1;
+        let error = match sentence.parse_into(std::mem::take(block)) {
+            Err(failed) => {
+                let (back, error) = *failed;
+                chunk.out.extend_from_slice(&back.bytes);
+                *block = back;
+                Some(error)
             }
-            let starts_input = false;
-            slot.block = RawBlock { bytes: scratch.sentence.take_bytes(), first_line, starts_input };
+            Ok(()) => {
+                chunk.summary.words += sentence.words.len();
+                let result = enhancer.enhance_with(sentence, layer, workspace);
+                write_sentence(&mut chunk.out, sentence, result.is_ok().then_some(&*layer));
+                block.bytes = sentence.take_bytes();
+                result.err().map(|message| ParseError { line: first_line, message })
+            }
+        };
+        if let Some(error) = error {
+            chunk.errors.push((before, error));
+            if on_error == OnError::Fail {
+                break;
+            }
+            chunk.summary.copied_invalid += 1;
         }
+    }
+    chunk.lines = reader.next_line() - 1;
+    if block.bytes.capacity() > KEEP_BUFFER_BYTES {
+        block.bytes = Vec::new();
     }
 }
 
@@ -131,19 +155,23 @@ fn process(slot: &mut Slot, scratch: &mut Scratch, enhancer: &Enhancer) {
 pub struct Pipeline<'e> {
     enhancer: &'e Enhancer,
     options: PipelineOptions,
-    pool: rayon::ThreadPool,
-    /// Told the bytes and words of each batch written (for a progress bar). `Send + Sync` so a
+    /// Workers, when more than one thread enhances.
+    pool: Option<rayon::ThreadPool>,
+    /// Told the bytes and words of each chunk written (for a progress bar). `Send + Sync` so a
     /// pipeline can be shared between threads (the fuzz targets keep one in a static).
     progress: Option<Box<dyn Fn(u64, u64) + Send + Sync + 'e>>,
 }
 
 impl<'e> Pipeline<'e> {
     pub fn new(enhancer: &'e Enhancer, options: PipelineOptions) -> Result<Self, rayon::ThreadPoolBuildError> {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
+        let pool = match options.threads {
+            1 => None,
+            n => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build()?),
+        };
         Ok(Pipeline { enhancer, options, pool, progress: None })
     }
 
-    /// Calls `progress(bytes, words)` after each batch is written.
+    /// Calls `progress(bytes, words)` after each chunk is written.
     pub fn on_progress(&mut self, progress: impl Fn(u64, u64) + Send + Sync + 'e) {
         self.progress = Some(Box::new(progress));
     }
@@ -151,8 +179,8 @@ impl<'e> Pipeline<'e> {
     /// Enhances every sentence of `input` into `out`. `report` receives the diagnostics of
     /// invalid sentences copied under [`OnError::Copy`].
     ///
-    /// This thread reads and writes; the pool enhances. While batch k is enhanced, batch k+1
-    /// is read and batch k-1 written, so I/O overlaps the work.
+    /// With workers, this thread only cuts the input into chunks and writes finished chunks in
+    /// input order; a few chunks per worker are in flight so that no worker waits for it.
     pub fn run(
         &self,
         file: &str,
@@ -160,119 +188,113 @@ impl<'e> Pipeline<'e> {
         out: &mut dyn Write,
         report: &mut dyn FnMut(String),
     ) -> Result<Summary, PipelineError> {
-        let mut reader = BlockReader::new(input);
-        let batch_size = self.options.batch_sentences.max(1);
-        let mut summary = Summary::default();
-        let mut spare: Vec<Batch> = Vec::new();
-        let (done_tx, done_rx) = mpsc::channel::<Batch>();
-        let enhancer = self.enhancer;
-        self.pool.in_place_scope(|scope| {
-            let mut in_flight = false;
+        let mut reader = ChunkReader::new(input);
+        let mut writer = ChunkWriter { file, out, report, line: 1, summary: Summary::default(), pipeline: self };
+        let target = self.options.chunk_bytes;
+        let read_error = |error| PipelineError::Io { file: file.to_string(), error };
+        let Some(pool) = &self.pool else {
+            let mut chunk = Chunk::default();
             loop {
-                let mut batch = spare.pop().unwrap_or_default();
-                batch.fill(&mut reader, batch_size).map_err(|error| PipelineError::Io { file: file.to_string(), error })?;
-                let at_end = batch.len < batch_size;
-                let finished = if in_flight { Some(done_rx.recv().expect("a spawned batch always comes back")) } else { None };
-                in_flight = batch.len > 0;
-                if in_flight {
-                    let done_tx = done_tx.clone();
-                    scope.spawn(move |_| {
-                        batch.slots[..batch.len].par_iter_mut().for_each(|slot| {
-                            SCRATCH.with(|scratch| process(slot, &mut scratch.borrow_mut(), enhancer))
-                        });
-                        // The receiver lives until every spawned batch is back.
-                        let _ = done_tx.send(batch);
-                    });
+                chunk.starts_input = reader.read_chunk(&mut chunk.input, target).map_err(read_error)?;
+                if chunk.input.is_empty() {
+                    return Ok(writer.summary);
                 }
-                if let Some(mut done) = finished {
-                    self.write(file, &done, out, report, &mut summary)?;
-                    done.trim();
-                    spare.push(done);
-                }
-                if at_end {
-                    if in_flight {
-                        let done = done_rx.recv().expect("a spawned batch always comes back");
-                        self.write(file, &done, out, report, &mut summary)?;
+                SCRATCH.with(|scratch| process(&mut chunk, &mut scratch.borrow_mut(), self.enhancer, self.options.on_error));
+                writer.write(&chunk)?;
+                chunk.trim(target);
+            }
+        };
+        let (done_tx, done_rx) = mpsc::channel::<(usize, Chunk)>();
+        let in_flight_limit = 2 * pool.current_num_threads() + 2;
+        let (enhancer, on_error) = (self.enhancer, self.options.on_error);
+        pool.in_place_scope(|scope| {
+            let mut spare: Vec<Chunk> = Vec::new();
+            // Finished chunks by sequence number, until the ones before them are written.
+            let mut finished: std::collections::BTreeMap<usize, Chunk> = Default::default();
+            let (mut sent, mut written, mut at_end) = (0, 0, false);
+            loop {
+                while !at_end && sent - written < in_flight_limit {
+                    let mut chunk = spare.pop().unwrap_or_default();
+                    chunk.starts_input = reader.read_chunk(&mut chunk.input, target).map_err(read_error)?;
+                    if chunk.input.is_empty() {
+                        at_end = true;
+                        break;
                     }
-                    return Ok(summary);
+                    let (done_tx, seq) = (done_tx.clone(), sent);
+                    scope.spawn(move |_| {
+                        SCRATCH.with(|scratch| process(&mut chunk, &mut scratch.borrow_mut(), enhancer, on_error));
+                        // The receiver lives until every spawned chunk is back.
+                        let _ = done_tx.send((seq, chunk));
+                    });
+                    sent += 1;
+                }
+                if written == sent {
+                    return Ok(writer.summary);
+                }
+                let (seq, chunk) = done_rx.recv().expect("a spawned chunk always comes back");
+                finished.insert(seq, chunk);
+                while let Some(mut chunk) = finished.remove(&written) {
+                    writer.write(&chunk)?;
+                    written += 1;
+                    chunk.trim(target);
+                    spare.push(chunk);
                 }
             }
         })
     }
+}
 
-    /// Writes a processed batch in order, reporting or failing on invalid sentences.
-    fn write(
-        &self,
-        file: &str,
-        batch: &Batch,
-        out: &mut dyn Write,
-        report: &mut dyn FnMut(String),
-        summary: &mut Summary,
-    ) -> Result<(), PipelineError> {
-        let (mut bytes, mut words) = (0, 0);
-        for slot in &batch.slots[..batch.len] {
-            bytes += slot.block.bytes.len() as u64;
-            words += slot.words as u64;
-            if let Some(error) = &slot.error {
-                if self.options.on_error == OnError::Fail {
-                    return Err(PipelineError::Input { file: file.to_string(), error: error.clone() });
-                }
-                report(format!("{file}:{}: {} (sentence copied unchanged)", error.line, error.message));
-                summary.copied_invalid += 1;
+/// Writes finished chunks in order, numbering their lines and reporting or failing on invalid
+/// sentences.
+struct ChunkWriter<'a, 'p> {
+    file: &'a str,
+    out: &'a mut dyn Write,
+    report: &'a mut dyn FnMut(String),
+    /// Line number of the next chunk's first line.
+    line: usize,
+    summary: Summary,
+    pipeline: &'a Pipeline<'p>,
+}
+
+impl ChunkWriter<'_, '_> {
+    fn write(&mut self, chunk: &Chunk) -> Result<(), PipelineError> {
+        let absolute = |error: &ParseError, base: usize| ParseError { line: base + error.line - 1, ..error.clone() };
+        let output = |e| PipelineError::Output(e);
+        let fail = self.pipeline.options.on_error == OnError::Fail;
+        match chunk.errors.first() {
+            Some((before, error)) if fail => {
+                self.out.write_all(&chunk.out[..*before]).map_err(output)?;
+                return Err(PipelineError::Input { file: self.file.to_string(), error: absolute(error, self.line) });
             }
-            if !slot.block.is_blank() {
-                summary.sentences += 1;
-                summary.words += slot.words;
-            }
-            out.write_all(&slot.out).map_err(PipelineError::Output)?;
+            _ => {}
         }
-        if let Some(progress) = &self.progress {
-            progress(bytes, words);
+        for (_, error) in &chunk.errors {
+            let error = absolute(error, self.line);
+            (self.report)(format!("{}:{}: {} (sentence copied unchanged)", self.file, error.line, error.message));
+        }
+        self.out.write_all(&chunk.out).map_err(output)?;
+        self.summary.add(&chunk.summary);
+        self.line += chunk.lines;
+        if let Some(progress) = &self.pipeline.progress {
+            progress(chunk.input.len() as u64, chunk.summary.words as u64);
         }
         Ok(())
     }
 }
 
-/// Up to `batch_sentences` blocks, with their buffers kept for the next batch.
-#[derive(Default)]
-struct Batch {
-    slots: Vec<Slot>,
-    len: usize,
-}
-
-/// A slot buffer larger than this is given back after use: otherwise every slot would keep
-/// the capacity of the longest sentence it ever held, and memory would creep towards
-/// `slots × longest sentence` on long inputs.
-const KEEP_BUFFER_BYTES: usize = 8 * 1024;
-
-impl Batch {
-    fn trim(&mut self) {
-        for slot in &mut self.slots {
-            if slot.out.capacity() > KEEP_BUFFER_BYTES {
-                slot.out = Vec::new();
-            }
-            if slot.block.bytes.capacity() > KEEP_BUFFER_BYTES {
-                slot.block.bytes = Vec::new();
+impl Chunk {
+    /// Gives back buffers much larger than a chunk (left by an unusually long sentence).
+    fn trim(&mut self, target: usize) {
+        let keep = 4 * target.max(KEEP_BUFFER_BYTES);
+        for buffer in [&mut self.input, &mut self.out] {
+            if buffer.capacity() > keep {
+                *buffer = Vec::new();
             }
         }
-    }
-
-    fn fill(&mut self, reader: &mut BlockReader<impl BufRead>, size: usize) -> std::io::Result<()> {
-        self.len = 0;
-        while self.len < size {
-            if self.len == self.slots.len() {
-                self.slots.push(Slot::default());
-            }
-            if !reader.read_block(&mut self.slots[self.len].block)? {
-                break;
-            }
-            self.len += 1;
-        }
-        Ok(())
     }
 }
 
 thread_local! {
-    /// Each worker thread's buffers, reused from sentence to sentence.
+    /// Each thread's buffers, reused from sentence to sentence.
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }

@@ -6,7 +6,7 @@
 //! - as many sentences out as in, and every column but DEPS byte-identical line by line (empty
 //!   nodes aside), line terminators included;
 //! - the output validates with zero diagnostics;
-//! - 1 and 2 threads (with different batch sizes) give the same bytes;
+//! - 1 and 2 threads (with different chunk sizes) give the same bytes;
 //! - the gold file, with its own DEPS and empty nodes, gives the same bytes as its basic-only
 //!   version: enhancement reads the basic tree only.
 //!
@@ -31,8 +31,8 @@ fn rule_set(name: &str) -> RuleSet {
     load_ruleset(&RuleSource::embedded(), name).unwrap_or_else(|e| panic!("profile {name}: {}", e.render()))
 }
 
-fn pipeline(enhancer: &Enhancer, threads: usize, batch_sentences: usize) -> Pipeline<'_> {
-    Pipeline::new(enhancer, PipelineOptions { on_error: OnError::Fail, threads, batch_sentences }).expect("thread pool")
+fn pipeline(enhancer: &Enhancer, threads: usize, chunk_bytes: usize) -> Pipeline<'_> {
+    Pipeline::new(enhancer, PipelineOptions { on_error: OnError::Fail, threads, chunk_bytes }).expect("thread pool")
 }
 
 /// Enhances `input`; any error or report is a failure.
@@ -102,7 +102,7 @@ fn validates(name: &str, output: &[u8]) -> Result<usize, String> {
 /// the basic-only input itself.
 fn check_invariants(name: &str, enhancer: &Enhancer, gold: &[u8], basic: &[u8]) -> Result<(), String> {
     let sentences = sentence_count(basic);
-    let (out, summarised) = enhance(&pipeline(enhancer, 1, 512), name, basic)?;
+    let (out, summarised) = enhance(&pipeline(enhancer, 1, 256 * 1024), name, basic)?;
     if summarised != sentences {
         return Err(format!("{name}: {sentences} sentences in, the summary counts {summarised}"));
     }

@@ -64,8 +64,8 @@ fn enhance_with(pipeline: &Pipeline, input: &[u8]) -> Run {
     Run { result, out, reports }
 }
 
-fn basic_pipeline(enhancer: &Enhancer, threads: usize, batch: usize, on_error: OnError) -> Pipeline<'_> {
-    let options = PipelineOptions { on_error, threads, batch_sentences: batch };
+fn basic_pipeline(enhancer: &Enhancer, threads: usize, chunk_bytes: usize, on_error: OnError) -> Pipeline<'_> {
+    let options = PipelineOptions { on_error, threads, chunk_bytes };
     Pipeline::new(enhancer, options).expect("thread pool")
 }
 

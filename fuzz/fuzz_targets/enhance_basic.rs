@@ -20,8 +20,8 @@ static PIPELINES: OnceLock<[Pipeline<'static>; 2]> = OnceLock::new();
 fuzz_target!(|input: &[u8]| {
     let pipelines = PIPELINES.get_or_init(|| {
         let enhancer = ENHANCER.get_or_init(Enhancer::basic);
-        let make = |threads, batch_sentences| {
-            let options = PipelineOptions { on_error: OnError::Copy, threads, batch_sentences };
+        let make = |threads, chunk_bytes| {
+            let options = PipelineOptions { on_error: OnError::Copy, threads, chunk_bytes };
             Pipeline::new(enhancer, options).unwrap()
         };
         [make(1, 1), make(2, 3)]

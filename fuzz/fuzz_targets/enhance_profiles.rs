@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
                 })
                 .collect()
         });
-        let options = PipelineOptions { on_error: OnError::Copy, threads: 1, batch_sentences: 2 };
+        let options = PipelineOptions { on_error: OnError::Copy, threads: 1, chunk_bytes: 2 };
         enhancers.iter().map(|(_, e)| Pipeline::new(e, options.clone()).unwrap()).collect()
     });
     let Some((&pick, input)) = data.split_first() else { return };

@@ -57,7 +57,7 @@ pub struct EnhanceArgs {
     /// Load rules, profiles and lexicons from this folder instead of the embedded ones.
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
-    /// Worker threads (default: all cores).
+    /// Threads that enhance (default: all cores); 1 runs everything on one thread.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// What to do with an invalid sentence.

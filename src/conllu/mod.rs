@@ -10,6 +10,6 @@ pub mod sentence;
 pub mod writer;
 
 pub use id::NodeId;
-pub use reader::{BlockReader, RawBlock};
+pub use reader::{BlockReader, ChunkReader, RawBlock};
 pub use sentence::{LineKind, ParseError, Sentence, Span, Token};
 pub use writer::{write_sentence, EnhancedLayer};

@@ -52,6 +52,17 @@ impl<R: BufRead> BlockReader<R> {
         BlockReader { input, next_line: 1, started: false, pending: Vec::new() }
     }
 
+    /// A reader for a piece of an input that starts at line `first_line`, cut where a block
+    /// ends (see [`ChunkReader`]); it numbers lines and blocks as a reader of the whole would.
+    pub fn continuing(input: R, first_line: usize, starts_input: bool) -> Self {
+        BlockReader { input, next_line: first_line, started: !starts_input, pending: Vec::new() }
+    }
+
+    /// Number of the next line not yet in a block.
+    pub fn next_line(&self) -> usize {
+        self.next_line
+    }
+
     /// Reads the next block into `block` (its buffer is reused). Returns `false` at the end of
     /// input. Blank lines after the last sentence are a block with no content lines.
     pub fn read_block(&mut self, block: &mut RawBlock) -> io::Result<bool> {
@@ -89,6 +100,112 @@ impl<R: BufRead> BlockReader<R> {
     }
 }
 
+/// Reads an input in pieces of about `target` bytes that end where a block ends, so that the
+/// pieces can be split into blocks independently (on other threads) with the same result as
+/// reading the whole. Finding a cut looks at the bytes after `target` only: lines are not
+/// copied one by one as [`BlockReader`] does.
+pub struct ChunkReader<R> {
+    input: R,
+    /// Bytes read past the last cut: the start of the next chunk.
+    carry: Vec<u8>,
+    at_start: bool,
+    eof: bool,
+}
+
+/// Bytes read at a time past the target size while looking for the end of a block.
+const READ_AHEAD: usize = 4096;
+
+/// Where a chunk can end.
+enum Cut {
+    At(usize),
+    /// The bytes so far end inside the blank lines after a block: read more to decide.
+    NeedMore,
+    /// No block ends in these bytes (at the end of input: the rest is one chunk).
+    None,
+}
+
+impl<R: BufRead> ChunkReader<R> {
+    pub fn new(input: R) -> Self {
+        ChunkReader { input, carry: Vec::new(), at_start: true, eof: false }
+    }
+
+    /// Replaces `chunk` with the next piece of input: whole blocks, at least `target` bytes
+    /// unless the input ends first. Returns whether it starts the input; `chunk` is empty at
+    /// the end of input.
+    pub fn read_chunk(&mut self, chunk: &mut Vec<u8>, target: usize) -> io::Result<bool> {
+        chunk.clear();
+        std::mem::swap(chunk, &mut self.carry);
+        let starts_input = std::mem::replace(&mut self.at_start, false);
+        let target = target.max(1);
+        loop {
+            if chunk.len() >= target || self.eof {
+                // Leading blank lines of the input belong to its first block: no cut before
+                // the first content line.
+                let from = if starts_input { target.max(first_content_end(chunk)) } else { target };
+                match find_cut(chunk, from, self.eof) {
+                    Cut::At(at) => {
+                        self.carry.extend_from_slice(&chunk[at..]);
+                        chunk.truncate(at);
+                        return Ok(starts_input);
+                    }
+                    Cut::None if self.eof => return Ok(starts_input),
+                    Cut::None | Cut::NeedMore => {}
+                }
+            }
+            let buffer = self.input.fill_buf()?;
+            if buffer.is_empty() {
+                self.eof = true;
+                continue;
+            }
+            // Take no more than needed: an input in memory offers all of itself at once,
+            // and what is past the cut is copied again into the next chunk.
+            let n = buffer.len().min(target.saturating_sub(chunk.len()).max(READ_AHEAD));
+            chunk.extend_from_slice(&buffer[..n]);
+            self.input.consume(n);
+        }
+    }
+}
+
+/// The end of the first content (non-blank) line, or the length if there is none yet.
+fn first_content_end(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+        if !is_blank(&bytes[at..end]) {
+            return end;
+        }
+        at = end;
+    }
+    bytes.len()
+}
+
+/// The first position at or after a blank line that ends at or after `from`, where the
+/// blank lines stop and a content line starts: where the block before ends.
+fn find_cut(bytes: &[u8], from: usize, eof: bool) -> Cut {
+    let mut search = from.saturating_sub(1).min(bytes.len());
+    loop {
+        let Some(j) = memchr::memchr(b'\n', &bytes[search..]).map(|i| search + i) else {
+            return if eof { Cut::None } else { Cut::NeedMore };
+        };
+        search = j + 1;
+        // Is the line ending at `j` blank: "\n" or "\r\n" right after another line's "\n"?
+        let blank = (j >= 1 && bytes[j - 1] == b'\n') || (j >= 2 && bytes[j - 1] == b'\r' && bytes[j - 2] == b'\n');
+        if !blank {
+            continue;
+        }
+        let mut at = j + 1;
+        loop {
+            match &bytes[at..] {
+                [] => return if eof { Cut::None } else { Cut::NeedMore },
+                [b'\n', ..] => at += 1,
+                [b'\r', b'\n', ..] => at += 2,
+                [b'\r'] if !eof => return Cut::NeedMore,
+                _ => return Cut::At(at),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +230,50 @@ mod tests {
         assert_eq!(got[2], (8, b"3\tz".to_vec()));
         let joined: Vec<u8> = got.into_iter().flat_map(|(_, b)| b).collect();
         assert_eq!(joined, input);
+    }
+
+    /// Blocks of `input` read chunk by chunk (chunks of about `target` bytes, the input
+    /// buffered `capacity` bytes at a time), numbered as a reader of the whole numbers them.
+    fn blocks_by_chunks(input: &[u8], target: usize, capacity: usize) -> Vec<(usize, Vec<u8>)> {
+        let mut chunks = ChunkReader::new(std::io::BufReader::with_capacity(capacity, input));
+        let mut chunk = Vec::new();
+        let mut out = Vec::new();
+        let mut line = 1;
+        loop {
+            let starts_input = chunks.read_chunk(&mut chunk, target).unwrap();
+            if chunk.is_empty() {
+                return out;
+            }
+            let mut reader = BlockReader::continuing(&chunk[..], line, starts_input);
+            let mut block = RawBlock::default();
+            while reader.read_block(&mut block).unwrap() {
+                assert_eq!(block.starts_input, out.is_empty());
+                out.push((block.first_line, block.bytes.clone()));
+            }
+            line = reader.next_line();
+        }
+    }
+
+    #[test]
+    fn chunks_split_into_the_same_blocks_as_the_whole() {
+        let inputs: [&[u8]; 9] = [
+            b"\n# a\n1\tx\n\n\n2\ty\r\n\r\n3\tz",
+            b"\n\n\r\n1\tx\n\n2\ty\n\n",
+            b"1\tx\n\n\r",
+            b"1\tx\n\n\r\n\rz\n\n\n",
+            b"1\n\n2\n\n3\n\n4\n\n5\n",
+            b"\xEF\xBB\xBF\n\n1\n\n",
+            b"\n\n\n",
+            b"",
+            b"1\r\n\r\n\r\n2\r\n\r\n",
+        ];
+        for input in inputs {
+            let whole = blocks(input);
+            for target in [1, 2, 3, 5, 8, 1000] {
+                for capacity in [1, 2, 7, 64] {
+                    assert_eq!(blocks_by_chunks(input, target, capacity), whole, "{input:?} target {target} capacity {capacity}");
+                }
+            }
+        }
     }
 }
