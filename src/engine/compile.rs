@@ -384,6 +384,34 @@ fn order_vars(order: &OrderTest) -> Vec<VarId> {
     }
 }
 
+/// A plan seeded with an added edge for pattern edge `edge`.
+#[derive(Clone, Debug)]
+pub struct DeltaPlan {
+    pub edge: usize,
+    pub plan: Plan,
+    /// Label tests the seed's label must pass, checked before any search: the edge's own test,
+    /// and for `=[e.label]=>` the test of the edge that binds `e` (the labels are equal). Only
+    /// tests that do not themselves compare with edge variables.
+    pub seed_tests: Vec<(RelationFilter, LabelTest)>,
+}
+
+impl DeltaPlan {
+    /// Whether an added edge with this label can seed a match.
+    pub fn admits_seed(&self, code: u8, label: &str) -> bool {
+        self.plan.relation_filters[self.edge].admits(code)
+            && self.seed_tests.iter().all(|(filter, test)| {
+            filter.admits(code) && (filter.decides || test.matches(label, &|_| None))
+        })
+    }
+}
+
+/// Whether a label test compares with edge variables (`e.label`).
+fn uses_edge_vars(test: &LabelTest) -> bool {
+    let mut vars = Vec::new();
+    label_edge_vars(test, &mut vars);
+    !vars.is_empty()
+}
+
 /// A rule ready to run: its plans and what the sentence must contain for it to match.
 #[derive(Clone, Debug)]
 pub struct CompiledRule {
@@ -403,7 +431,7 @@ pub struct CompiledRule {
     /// For each positive enhanced edge of the match block, a plan that starts with that edge's
     /// two ends bound: later rounds seed it with the edges the previous round added, instead
     /// of searching the whole sentence again (semi-naive evaluation).
-    pub delta_plans: Vec<(usize, Plan)>,
+    pub delta_plans: Vec<DeltaPlan>,
     /// Relations an added edge must have to seed one of the delta plans.
     pub delta_relations: u64,
 }
@@ -448,11 +476,22 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
             let mut seeded = vec![false; var_count];
             seeded[e.from] = true;
             seeded[e.to] = true;
-            (i, self::plan(&rule.pattern, &seeded, &no_edge_vars))
+            let same_as = match &e.label {
+                LabelTest::SameLabel(v) => rule.edge_vars.get(*v).map(|info| &rule.pattern.edges[info.edge].label),
+                _ => None,
+            };
+            let seed_tests = std::iter::once(&e.label)
+                .chain(same_as)
+                .filter(|test| !uses_edge_vars(test))
+                .map(|test| (RelationFilter::of(test), test.clone()))
+                .collect();
+            DeltaPlan { edge: i, plan: self::plan(&rule.pattern, &seeded, &no_edge_vars), seed_tests }
         })
         .collect::<Vec<_>>();
-    let delta_relations =
-        delta_plans.iter().map(|(e, p)| p.relation_filters[*e].allowed()).fold(0, |acc, bits| acc | bits);
+    let delta_relations = delta_plans
+        .iter()
+        .map(|d| d.seed_tests.iter().fold(d.plan.relation_filters[d.edge].allowed(), |acc, (f, _)| acc & f.allowed()))
+        .fold(0, |acc, bits| acc | bits);
     CompiledRule {
         rule: rule.clone(),
         plan,

@@ -11,7 +11,6 @@ use crate::conllu::sentence::{FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
 use crate::rules::ast::{CheckedValueTest, Field, FieldTest, Layer, OrderTest, Operand};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
-use smallvec::SmallVec;
 
 /// A matched edge: which one, and its label when matched.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -22,15 +21,29 @@ pub enum EdgeRefId {
 }
 
 /// Variables bound so far: `nodes[v]` for node variable `v`, `edges[e]` for edge variable `e`.
-#[derive(Clone, Debug, Default)]
+/// Plain vectors, not small-vectors: the matcher indexes them at every step, and a binding
+/// lives in a reused workspace, so their allocation is paid once.
+#[derive(Debug, Default)]
 pub struct Binding {
-    pub nodes: SmallVec<[Option<NodeIndex>; 8]>,
-    pub edges: SmallVec<[Option<(EdgeRefId, Label)>; 2]>,
+    pub nodes: Vec<Option<NodeIndex>>,
+    pub edges: Vec<Option<(EdgeRefId, Label)>>,
+}
+
+impl Clone for Binding {
+    fn clone(&self) -> Self {
+        Binding { nodes: self.nodes.clone(), edges: self.edges.clone() }
+    }
+
+    /// Reuses `self`'s buffers (matches found in a round are copied into kept bindings).
+    fn clone_from(&mut self, source: &Self) {
+        self.nodes.clone_from(&source.nodes);
+        self.edges.clone_from(&source.edges);
+    }
 }
 
 impl Binding {
     pub fn new(vars: usize, edge_vars: usize) -> Binding {
-        Binding { nodes: smallvec::smallvec![None; vars], edges: smallvec::smallvec![None; edge_vars] }
+        Binding { nodes: vec![None; vars], edges: vec![None; edge_vars] }
     }
 
     /// Unbinds everything and sizes the binding for a rule's variables, keeping its buffers.

@@ -159,12 +159,12 @@ impl Enhancer {
                     continue;
                 }
                 // Semi-naive: a new match uses an edge the last round added.
-                for (edge, plan) in &compiled.delta_plans {
-                    let test = &rule.pattern.edges[*edge];
-                    let filter = plan.relation_filters[*edge];
-                    for &(head, dependent, code) in &last.added {
+                for delta in &compiled.delta_plans {
+                    let (test, plan) = (&rule.pattern.edges[delta.edge], &delta.plan);
+                    for added in &last.added {
+                        let (head, dependent) = (added.head, added.dependent);
                         let distinct = test.from != test.to;
-                        if !filter.admits(code) || (distinct && head == dependent) {
+                        if (distinct && head == dependent) || !delta.admits_seed(added.code, &added.label) {
                             continue;
                         }
                         binding.nodes[test.from] = Some(head);
@@ -219,3 +219,4 @@ impl Enhancer {
         }
     }
 }
+

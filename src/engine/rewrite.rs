@@ -15,9 +15,18 @@ pub struct Changes {
     pub added_relations: u64,
     /// Whether empty nodes were added.
     pub nodes: bool,
-    /// Edges added or given a new label: head, dependent, [`crate::graph::relation_code`] of
-    /// the new label.
-    pub added: Vec<(NodeIndex, NodeIndex, u8)>,
+    /// Edges added or given a new label.
+    pub added: Vec<AddedEdge>,
+}
+
+/// An edge a round added or relabelled: a seed for the next round's delta plans.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddedEdge {
+    pub head: NodeIndex,
+    pub dependent: NodeIndex,
+    /// [`crate::graph::relation_code`] of `label`.
+    pub code: u8,
+    pub label: Label,
 }
 
 impl Changes {
@@ -36,9 +45,10 @@ impl Changes {
         self.removed |= 1u64 << relation;
     }
 
-    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, code: u8) {
+    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, label: &str) {
+        let code = crate::graph::relation_code(label);
         self.added_relations |= 1u64 << (code & !crate::graph::SUBTYPED);
-        self.added.push((head, dependent, code));
+        self.added.push(AddedEdge { head, dependent, code, label: crate::graph::label(label) });
     }
 }
 
@@ -60,7 +70,7 @@ pub fn apply(
                 let (from, to) = (binding.node(*from), binding.node(*to));
                 if from != to && render(graph, template, binding, label) {
                     if graph.add_edge(from, to, crate::graph::label(label), origin) {
-                        changes.added(from, to, relation(label));
+                        changes.added(from, to, label);
                         changed = true;
                     }
                 }
@@ -81,7 +91,7 @@ pub fn apply(
                         let old = graph.edge(edge).map_or(0, |(_, _, e)| e.relation());
                         if graph.relabel(edge, crate::graph::label(label), origin) {
                             changes.removed(old);
-                            changes.added(from, to, relation(label));
+                            changes.added(from, to, label);
                             changed = true;
                         }
                     }
@@ -120,7 +130,7 @@ pub fn apply(
                         Direction::Outgoing => (to, other),
                     };
                     if graph.add_edge(head, dependent, edge_label.clone(), origin) {
-                        changes.added(head, dependent, relation(&edge_label));
+                        changes.added(head, dependent, &edge_label);
                         changed = true;
                     }
                     if *mode == TransferMode::Move && graph.remove_edge(id) {
