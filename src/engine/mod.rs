@@ -39,8 +39,10 @@ pub struct Enhancer {
 pub struct Workspace {
     /// Matches already applied in the current phase (a rule fires once per match).
     fired: FxHashSet<rewrite::MatchKey>,
-    /// Matches found in the current round, applied after the search.
+    /// Matches found in the current round (the first `match_count`), applied after the
+    /// search; later entries are kept for their buffers.
     matches: Vec<(usize, Binding)>,
+    match_count: usize,
     /// The label being built by an action.
     label: String,
     /// The variables of the rule being searched.
@@ -130,11 +132,11 @@ impl Enhancer {
         limit: usize,
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
-        let Workspace { fired, matches, label, binding, changes, last } = workspace;
+        let Workspace { fired, matches, match_count, label, binding, changes, last } = workspace;
         fired.clear();
         let mut first_round = true;
         loop {
-            matches.clear();
+            *match_count = 0;
             let enhanced = graph.enhanced_relations();
             for &r in rules {
                 let compiled = &self.rules[r];
@@ -150,7 +152,14 @@ impl Enhancer {
                 binding.reset(rule.vars.len(), rule.edge_vars.len());
                 let mut found = |b: &Binding| {
                     if fired.insert(rewrite::match_key(r as u32, b, match_vars)) {
-                        matches.push((r, b.clone()));
+                        match matches.get_mut(*match_count) {
+                            Some((rule, kept)) => {
+                                *rule = r;
+                                kept.clone_from(b);
+                            }
+                            None => matches.push((r, b.clone())),
+                        }
+                        *match_count += 1;
                     }
                     true
                 };
@@ -177,7 +186,7 @@ impl Enhancer {
             }
             first_round = false;
             changes.clear();
-            for (r, binding) in matches.iter_mut() {
+            for (r, binding) in matches[..*match_count].iter_mut() {
                 let rule = &self.rules[*r].rule;
                 if rewrite::apply(graph, &rule.actions, binding, Origin::Rule(*r as u32), changes, label) {
                     *steps += 1;
