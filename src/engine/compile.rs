@@ -47,20 +47,22 @@ impl Filters {
 }
 
 /// A quick test on an edge's [`relation_code`] (universal relation, and whether the label has a
-/// subtype) that runs before, and often instead of, the label test itself.
+/// subtype) that runs before, and mostly instead of, the label test itself.
+///
+/// Sets of relations (bits) are kept apart for labels without a subtype (index 0: `case`) and
+/// with one (index 1: `obl:tmod`): `possible` where a label of that kind may pass, `sure`
+/// where every such label passes. Between the two, the label's text decides.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RelationFilter {
-    /// Relations (bits) a matching label without a subtype can have (`case` for `case`)...
-    pub bare: u64,
-    /// ...and a matching label with a subtype (`obl` for `obl:tmod`).
-    pub subtyped: u64,
-    /// The code alone decides: no need to look at the label's text.
-    pub decides: bool,
+    pub possible: [u64; 2],
+    pub sure: [u64; 2],
 }
 
 impl RelationFilter {
-    const ANY: RelationFilter = RelationFilter { bare: u64::MAX, subtyped: u64::MAX, decides: true };
-    const NONE: RelationFilter = RelationFilter { bare: 0, subtyped: 0, decides: true };
+    const ANY: RelationFilter = RelationFilter { possible: [u64::MAX; 2], sure: [u64::MAX; 2] };
+    const NONE: RelationFilter = RelationFilter { possible: [0; 2], sure: [0; 2] };
+    /// Only the text can tell.
+    const UNSURE: RelationFilter = RelationFilter { possible: [u64::MAX; 2], sure: [0; 2] };
 
     pub fn of(test: &LabelTest) -> RelationFilter {
         let known = |univ: &str| relation_index(univ) != crate::graph::OTHER_RELATION;
@@ -70,60 +72,51 @@ impl RelationFilter {
                 let code = relation_code(label);
                 let bit = 1u64 << (code & !SUBTYPED);
                 if code & SUBTYPED != 0 {
-                    RelationFilter { bare: 0, subtyped: bit, decides: false }
+                    RelationFilter { possible: [0, bit], sure: [0, 0] }
                 } else {
                     // A known bare relation is one exact label; an unknown one shares its code.
-                    RelationFilter { bare: bit, subtyped: 0, decides: known(label) }
+                    RelationFilter { possible: [bit, 0], sure: [if known(label) { bit } else { 0 }, 0] }
                 }
             }
             LabelTest::Universal(univ) => {
                 let bit = relation_bit(univ);
-                RelationFilter { bare: bit, subtyped: bit, decides: known(univ) }
+                let sure = if known(univ) { bit } else { 0 };
+                RelationFilter { possible: [bit, bit], sure: [sure, sure] }
             }
             // A subtype needs a `:`.
-            LabelTest::Subtype(_) => RelationFilter { bare: 0, subtyped: u64::MAX, decides: false },
+            LabelTest::Subtype(_) => RelationFilter { possible: [0, u64::MAX], sure: [0, 0] },
             LabelTest::Alternatives(options) => options.iter().map(RelationFilter::of).fold(RelationFilter::NONE, |a, f| {
-                RelationFilter { bare: a.bare | f.bare, subtyped: a.subtyped | f.subtyped, decides: a.decides && f.decides }
-            }),
-            LabelTest::Not(inner) => match RelationFilter::of(inner) {
-                f if f.decides => RelationFilter { bare: !f.bare, subtyped: !f.subtyped, decides: true },
-                _ => {
-                    let (bare, subtyped) = covered_codes(inner);
-                    RelationFilter { bare: !bare, subtyped: !subtyped, decides: false }
+                RelationFilter {
+                    possible: [a.possible[0] | f.possible[0], a.possible[1] | f.possible[1]],
+                    sure: [a.sure[0] | f.sure[0], a.sure[1] | f.sure[1]],
                 }
-            },
-            LabelTest::Regex(_) | LabelTest::SameLabel(_) => RelationFilter { decides: false, ..RelationFilter::ANY },
+            }),
+            LabelTest::Not(inner) => {
+                let f = RelationFilter::of(inner);
+                RelationFilter { possible: [!f.sure[0], !f.sure[1]], sure: [!f.possible[0], !f.possible[1]] }
+            }
+            LabelTest::Regex(_) | LabelTest::SameLabel(_) => RelationFilter::UNSURE,
         }
     }
 
     /// Relations a matching label can have, with or without a subtype.
     pub fn allowed(self) -> u64 {
-        self.bare | self.subtyped
+        self.possible[0] | self.possible[1]
     }
 
-    /// Whether a label with this [`relation_code`] can match.
+    /// Whether a label with this [`relation_code`] can pass.
     pub fn admits(self, code: u8) -> bool {
-        let bits = if code & SUBTYPED != 0 { self.subtyped } else { self.bare };
-        bits & (1u64 << (code & !SUBTYPED)) != 0
+        self.possible[usize::from(code & SUBTYPED != 0)] & (1u64 << (code & !SUBTYPED)) != 0
     }
-}
 
-/// Relations all of whose bare labels, and all of whose subtyped labels, pass `test`
-/// (`obl:*` covers both for obl; `case` covers bare case; `obl:tmod` covers neither).
-fn covered_codes(test: &LabelTest) -> (u64, u64) {
-    let filter = RelationFilter::of(test);
-    if filter.decides {
-        return (filter.bare, filter.subtyped);
+    /// Whether every label with this code passes (the code is admitted): no text to compare.
+    pub fn is_sure(self, code: u8) -> bool {
+        self.sure[usize::from(code & SUBTYPED != 0)] & (1u64 << (code & !SUBTYPED)) != 0
     }
-    match test {
-        LabelTest::Alternatives(options) => {
-            options.iter().map(covered_codes).fold((0, 0), |(b, s), (ob, os)| (b | ob, s | os))
-        }
-        LabelTest::Not(inner) => {
-            let inner = RelationFilter::of(inner);
-            (!inner.bare, !inner.subtyped)
-        }
-        _ => (0, 0),
+
+    /// Whether a label passes, the text compared only when the code cannot tell.
+    pub fn passes(self, code: u8, text: impl FnOnce() -> bool) -> bool {
+        self.admits(code) && (self.is_sure(code) || text())
     }
 }
 
@@ -399,9 +392,7 @@ impl DeltaPlan {
     /// Whether an added edge with this label can seed a match.
     pub fn admits_seed(&self, code: u8, label: &str) -> bool {
         self.plan.relation_filters[self.edge].admits(code)
-            && self.seed_tests.iter().all(|(filter, test)| {
-            filter.admits(code) && (filter.decides || test.matches(label, &|_| None))
-        })
+            && self.seed_tests.iter().all(|(filter, test)| filter.passes(code, || test.matches(label, &|_| None)))
     }
 }
 
@@ -542,9 +533,9 @@ mod tests {
                 let matches = test.matches(label, &|_| None);
                 let admits = filter.admits(relation_code(label));
                 assert!(admits || !matches, "{test:?} matches {label} but the filter rejects it");
-                if filter.decides && admits {
+                if filter.is_sure(relation_code(label)) && admits {
                     decided += 1;
-                    assert!(matches, "{test:?} rejects {label} but the filter decides it matches");
+                    assert!(matches, "{test:?} rejects {label} but the filter is sure it matches");
                 }
             }
         }

@@ -161,13 +161,13 @@ fn try_edge(
     binding: &mut Binding,
     found: &mut dyn FnMut(&Binding) -> bool,
     edge: usize,
-    (from, to, id, label, _): Candidate,
+    (from, to, id, label, code): Candidate,
 ) -> bool {
     let test = &plan.pattern.edges[edge];
     if test.from == test.to && from != to {
         return true;
     }
-    if !plan.relation_filters[edge].decides {
+    if !plan.relation_filters[edge].is_sure(code) {
         let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.as_str());
         if !test.label.matches(label, &labels) {
             return true;
@@ -283,8 +283,8 @@ fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters,
         let filter = plan.relation_filters[i];
         let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.as_str());
         // No edge passes the test: the visit stops (false) at the first that does.
-        each_edge(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], filter, &mut |(_, _, _, label, _)| {
-            !(filter.decides || test.label.matches(label, &labels))
+        each_edge(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], filter, &mut |(_, _, _, label, code)| {
+            !(filter.is_sure(code) || test.label.matches(label, &labels))
         })
     }) && filters.order.iter().all(|&i| order_test(graph, &pattern.order[i], binding))
 }
