@@ -13,7 +13,7 @@ pub mod rewrite;
 pub mod trace;
 
 use crate::conllu::{EnhancedLayer, Sentence};
-use crate::graph::{Origin, SentenceGraph};
+use crate::graph::{GraphBuffers, Origin, SentenceGraph};
 use crate::rules::ast::RuleSet;
 use compile::CompiledRule;
 use matcher::Binding;
@@ -47,6 +47,8 @@ pub struct Workspace {
     label: String,
     /// The variables of the rule being searched.
     binding: Binding,
+    /// The sentence graph's allocations.
+    graph: GraphBuffers,
     /// What the current round changes, and what the previous one changed.
     changes: rewrite::Changes,
     last: rewrite::Changes,
@@ -94,13 +96,16 @@ impl Enhancer {
 
     /// [`Enhancer::enhance`] with buffers kept from one sentence to the next.
     pub fn enhance_with(&self, sentence: &Sentence, layer: &mut EnhancedLayer, workspace: &mut Workspace) -> Result<(), String> {
-        let mut graph = SentenceGraph::from_basic(sentence);
-        self.run_with(&mut graph, workspace).map_err(|e| match sentence.comment("sent_id") {
+        let mut graph = SentenceGraph::from_basic_in(sentence, std::mem::take(&mut workspace.graph));
+        let result = self.run_with(&mut graph, workspace);
+        if result.is_ok() {
+            graph.write_layer(layer);
+        }
+        workspace.graph = graph.into_buffers();
+        result.map_err(|e| match sentence.comment("sent_id") {
             Some(id) => format!("sentence {id}: {e}"),
             None => e.to_string(),
-        })?;
-        graph.write_layer(layer);
-        Ok(())
+        })
     }
 
     /// Applies every phase to `graph`.
@@ -132,7 +137,7 @@ impl Enhancer {
         limit: usize,
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
-        let Workspace { fired, matches, match_count, label, binding, changes, last } = workspace;
+        let Workspace { fired, matches, match_count, label, binding, changes, last, .. } = workspace;
         fired.clear();
         let mut first_round = true;
         loop {

@@ -156,9 +156,10 @@ fn matching_edges(
     binding: &Binding,
 ) -> smallvec::SmallVec<[EdgeIndex; 4]> {
     let labels = bound_labels(binding);
+    // A dependent has few heads; a head may have many dependents.
     graph
-        .outgoing(from)
-        .filter(|(_, d, e)| *d == to && test.matches(&e.label, &labels))
+        .incoming(to)
+        .filter(|(_, h, e)| *h == from && test.matches(&e.label, &labels))
         .map(|(id, _, _)| id)
         .collect()
 }

@@ -75,6 +75,8 @@ pub struct SentenceGraph<'s> {
     /// `children[children_start[n]..children_start[n + 1]]` (n = 0: the root's child).
     children: Vec<u32>,
     children_start: Vec<u32>,
+    /// Scratch space of [`SentenceGraph::from_basic_in`], kept with the other buffers.
+    next_child: Vec<u32>,
     /// Empty nodes in creation order.
     empty_nodes: Vec<NodeIndex>,
     /// Words grouped by the universal relation of their basic DEPREL (bit index of
@@ -89,21 +91,57 @@ pub struct SentenceGraph<'s> {
     enhanced_relations: u64,
 }
 
+/// The allocations of a [`SentenceGraph`], kept from one sentence to the next so that building
+/// a graph allocates nothing once they are large enough.
+#[derive(Debug, Default)]
+pub struct GraphBuffers {
+    graph: StableDiGraph<Node, Edge>,
+    word_nodes: Vec<NodeIndex>,
+    children: Vec<u32>,
+    children_start: Vec<u32>,
+    next_child: Vec<u32>,
+    empty_nodes: Vec<NodeIndex>,
+    relation_words: Vec<u32>,
+    word_code: Vec<u8>,
+}
+
+/// Buffers for sentences longer than this are not kept (one long sentence would otherwise
+/// hold its memory for the rest of the run).
+const KEEP_WORDS: usize = 1024;
+
 impl<'s> SentenceGraph<'s> {
     /// A graph whose enhanced edges are the basic tree (HEAD:DEPREL), with no empty nodes.
     pub fn from_basic(sentence: &'s Sentence) -> Self {
+        Self::from_basic_in(sentence, GraphBuffers::default())
+    }
+
+    /// [`SentenceGraph::from_basic`] in the buffers of an earlier graph
+    /// ([`SentenceGraph::into_buffers`]).
+    pub fn from_basic_in(sentence: &'s Sentence, buffers: GraphBuffers) -> Self {
+        let GraphBuffers {
+            mut graph,
+            mut word_nodes,
+            mut children,
+            mut children_start,
+            mut next_child,
+            mut empty_nodes,
+            mut relation_words,
+            mut word_code,
+        } = buffers;
         let n = sentence.words.len();
-        let mut graph = StableDiGraph::with_capacity(n + 1, n + n / 2);
-        let mut word_nodes = Vec::with_capacity(n + 1);
+        graph.clear();
+        graph.reserve_nodes(n + 1);
+        graph.reserve_edges(n + n / 2);
+        word_nodes.clear();
         word_nodes.push(graph.add_node(Node::Root));
         for i in 1..=n as u32 {
             word_nodes.push(graph.add_node(Node::Word(i)));
         }
-        // One pass to count, one to place: children and relation groups as flat arrays (CSR),
-        // so building a sentence's index allocates a fixed handful of buffers.
-        let mut children_start = vec![0u32; n + 2];
+        // One pass to count, one to place: children and relation groups as flat arrays (CSR).
+        children_start.clear();
+        children_start.resize(n + 2, 0);
         let mut relation_start = [0u32; 65];
-        let mut relation_of = Vec::with_capacity(n);
+        word_code.clear();
         let mut upos = 0;
         for word in &sentence.words {
             let deprel = sentence.column(word, DEPREL);
@@ -112,7 +150,7 @@ impl<'s> SentenceGraph<'s> {
             let edge = Edge { label: label(deprel), origin: Origin::Basic, code };
             graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
             children_start[word.head as usize + 1] += 1;
-            relation_of.push(code);
+            word_code.push(code);
             relation_start[relation + 1] += 1;
             upos |= upos_bit(sentence.column(word, UPOS));
         }
@@ -122,32 +160,49 @@ impl<'s> SentenceGraph<'s> {
         for r in 0..64 {
             relation_start[r + 1] += relation_start[r];
         }
-        let mut children = vec![0; n];
-        let mut next_child = children_start.clone();
-        let mut relation_words = vec![0; n];
+        children.clear();
+        children.resize(n, 0);
+        next_child.clone_from(&children_start);
+        relation_words.clear();
+        relation_words.resize(n, 0);
         let mut next_relation = relation_start;
         for (i, word) in sentence.words.iter().enumerate() {
             let slot = &mut next_child[word.head as usize];
             children[*slot as usize] = i as u32 + 1;
             *slot += 1;
-            let relation = (relation_of[i] & !SUBTYPED) as usize;
+            let relation = (word_code[i] & !SUBTYPED) as usize;
             relation_words[next_relation[relation] as usize] = i as u32 + 1;
             next_relation[relation] += 1;
         }
+        empty_nodes.clear();
         SentenceGraph {
             sentence,
             graph,
             word_nodes,
             children,
             children_start,
-            empty_nodes: Vec::new(),
+            next_child,
+            empty_nodes,
             relation_words,
             relation_start,
-            word_code: relation_of,
+            word_code,
             upos,
             enhanced_relations: 0,
         }
         .with_enhanced_relations()
+    }
+
+    /// Gives back the graph's allocations for the next sentence (none after a very long one).
+    pub fn into_buffers(self) -> GraphBuffers {
+        if self.word_nodes.capacity() > KEEP_WORDS + 1 {
+            return GraphBuffers::default();
+        }
+        let SentenceGraph {
+            mut graph, word_nodes, children, children_start, next_child, empty_nodes, relation_words, word_code, ..
+        } = self;
+        // Labels are dropped now rather than when the buffers are next used.
+        graph.clear();
+        GraphBuffers { graph, word_nodes, children, children_start, next_child, empty_nodes, relation_words, word_code }
     }
 
     fn with_enhanced_relations(mut self) -> Self {
