@@ -210,7 +210,13 @@ fn push_lower(out: &mut String, value: &str) {
     if value == "_" {
         return;
     }
-    if value.bytes().all(|b| !b.is_ascii_uppercase() && b.is_ascii()) {
+    // Lowercasing char by char is the slow path: most values are ASCII (feature values such
+    // as `Loc`) or lowercase already.
+    if value.is_ascii() {
+        let start = out.len();
+        out.push_str(value);
+        out[start..].make_ascii_lowercase();
+    } else if !value.chars().any(char::is_uppercase) {
         out.push_str(value);
     } else {
         out.extend(value.chars().flat_map(char::to_lowercase));

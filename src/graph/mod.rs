@@ -351,9 +351,10 @@ impl<'s> SentenceGraph<'s> {
     }
 
     pub fn find_edge(&self, head: NodeIndex, dependent: NodeIndex, label: &str) -> Option<EdgeIndex> {
+        // From the dependent's few heads, not the head's many dependents.
         self.graph
-            .edges_connecting(head, dependent)
-            .find(|e| e.weight().label == label)
+            .edges_directed(dependent, Direction::Incoming)
+            .find(|e| e.source() == head && e.weight().label == label)
             .map(|e| e.id())
     }
 
