@@ -26,24 +26,40 @@ pub enum EdgeRefId {
 #[derive(Debug, Default)]
 pub struct Binding {
     pub nodes: Vec<Option<NodeIndex>>,
-    pub edges: Vec<Option<(EdgeRefId, Label)>>,
+    pub edges: Vec<Option<EdgeRefId>>,
+    /// The labels of `edges` when the match was kept ([`Binding::capture_labels`]): actions
+    /// see the labels as matched, whatever earlier actions of the round changed. The search
+    /// itself reads labels from the graph, which does not change while it runs.
+    pub labels: Vec<Label>,
 }
 
 impl Clone for Binding {
     fn clone(&self) -> Self {
-        Binding { nodes: self.nodes.clone(), edges: self.edges.clone() }
+        Binding { nodes: self.nodes.clone(), edges: self.edges.clone(), labels: self.labels.clone() }
     }
 
     /// Reuses `self`'s buffers (matches found in a round are copied into kept bindings).
     fn clone_from(&mut self, source: &Self) {
         self.nodes.clone_from(&source.nodes);
         self.edges.clone_from(&source.edges);
+        self.labels.clone_from(&source.labels);
     }
 }
 
 impl Binding {
     pub fn new(vars: usize, edge_vars: usize) -> Binding {
-        Binding { nodes: vec![None; vars], edges: vec![None; edge_vars] }
+        Binding { nodes: vec![None; vars], edges: vec![None; edge_vars], labels: Vec::new() }
+    }
+
+    /// Copies the labels of the bound edges out of the graph (see [`Binding::labels`]).
+    pub fn capture_labels(&mut self, graph: &SentenceGraph) {
+        self.labels.clear();
+        self.labels.extend(self.edges.iter().map(|e| e.map_or_else(Label::default, |id| crate::graph::label(edge_label(graph, id)))));
+    }
+
+    /// The label of bound edge variable `e`, once captured.
+    pub fn label(&self, e: usize) -> Option<&str> {
+        self.edges[e].and(self.labels.get(e)).map(|l| l.as_str())
     }
 
     /// Unbinds everything and sizes the binding for a rule's variables, keeping its buffers.
@@ -52,6 +68,7 @@ impl Binding {
         self.nodes.resize(vars, None);
         self.edges.clear();
         self.edges.resize(edge_vars, None);
+        self.labels.clear();
     }
 
     pub fn node(&self, var: usize) -> NodeIndex {
@@ -168,7 +185,7 @@ fn try_edge(
         return true;
     }
     if !plan.relation_filters[edge].is_sure(code) {
-        let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.as_str());
+        let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
         if !test.label.matches(label, &labels) {
             return true;
         }
@@ -185,7 +202,7 @@ fn try_edge(
     if bind_to {
         binding.nodes[test.to] = Some(to);
     }
-    let saved = test.var.map(|e| (e, binding.edges[e].replace((id, crate::graph::label(label)))));
+    let saved = test.var.map(|e| (e, binding.edges[e].replace(id)));
     let go_on = !passes(graph, plan, &plan.filters[index], binding) || step(graph, plan, withouts, index + 1, binding, found);
     if bind_from {
         binding.nodes[test.from] = None;
@@ -197,6 +214,14 @@ fn try_edge(
         binding.edges[e] = previous;
     }
     go_on
+}
+
+/// The current label of a matched edge.
+pub fn edge_label<'a>(graph: &'a SentenceGraph, id: EdgeRefId) -> &'a str {
+    match id {
+        EdgeRefId::Basic(n) => graph.basic_deprel(n),
+        EdgeRefId::Enhanced(e) => graph.edge(e).map_or("", |(_, _, edge)| edge.label.as_str()),
+    }
 }
 
 fn basic_edge<'g>(graph: &SentenceGraph<'g>, dependent: u32) -> Candidate<'g> {
@@ -281,7 +306,7 @@ fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters,
     }) && filters.absent_edges.iter().all(|&i| {
         let test = &pattern.edges[i];
         let filter = plan.relation_filters[i];
-        let labels = |e: usize| binding.edges[e].as_ref().map(|(_, l)| l.as_str());
+        let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
         // No edge passes the test: the visit stops (false) at the first that does.
         each_edge(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], filter, &mut |(_, _, _, label, code)| {
             !(filter.is_sure(code) || test.label.matches(label, &labels))

@@ -155,6 +155,7 @@ impl Enhancer {
                 let rule = &compiled.rule;
                 let match_vars = rule.pattern.new_vars.end;
                 binding.reset(rule.vars.len(), rule.edge_vars.len());
+                let graph: &SentenceGraph = graph;
                 let mut found = |b: &Binding| {
                     if fired.insert(rewrite::match_key(r as u32, b, match_vars)) {
                         match matches.get_mut(*match_count) {
@@ -164,6 +165,7 @@ impl Enhancer {
                             }
                             None => matches.push((r, b.clone())),
                         }
+                        matches[*match_count].1.capture_labels(graph);
                         *match_count += 1;
                     }
                     true

@@ -145,7 +145,7 @@ pub fn apply(
 }
 
 fn bound_labels<'b>(binding: &'b Binding) -> impl Fn(usize) -> Option<&'b str> + 'b {
-    |e| binding.edges[e].as_ref().map(|(_, l)| l.as_str())
+    |e| binding.label(e)
 }
 
 fn matching_edges(
@@ -177,7 +177,7 @@ pub fn render(graph: &SentenceGraph, template: &Template, binding: &Binding, out
         match &part.value {
             TemplateValue::Literal(text) => out.push_str(text),
             TemplateValue::Edge { edge, part } => {
-                if let Some((_, label)) = &binding.edges[*edge] {
+                if let Some(label) = binding.label(*edge) {
                     let (univ, sub) = label.split_once(':').unwrap_or((label, ""));
                     out.push_str(match part {
                         crate::rules::ast::EdgeLabelPart::Label => label,
@@ -245,8 +245,8 @@ pub fn match_key(rule: u32, binding: &Binding, match_vars: usize) -> MatchKey {
     key.push(rule);
     key.extend(binding.nodes[..match_vars].iter().map(|n| n.map_or(u32::MAX, |n| n.index() as u32)));
     key.extend(binding.edges.iter().map(|e| match *e {
-        Some((EdgeRefId::Basic(n), _)) => n,
-        Some((EdgeRefId::Enhanced(id), _)) => (1 << 31) | id.index() as u32,
+        Some(EdgeRefId::Basic(n)) => n,
+        Some(EdgeRefId::Enhanced(id)) => (1 << 31) | id.index() as u32,
         None => u32::MAX,
     }));
     key
