@@ -5,6 +5,7 @@
 //! specific label, whose two ends bind at once) and then follows edges outward from bound nodes,
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
+use petgraph::stable_graph::NodeIndex;
 use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SUBTYPED};
 use crate::rules::ast::{
     CheckedPattern, CheckedRule, CheckedValueTest, Field, Layer, LabelTest, NodeTest, Operand, OrderTest,
@@ -386,6 +387,27 @@ pub struct DeltaPlan {
     /// and for `=[e.label]=>` the test of the edge that binds `e` (the labels are equal). Only
     /// tests that do not themselves compare with edge variables.
     pub seed_tests: Vec<(RelationFilter, LabelTest)>,
+    /// What the basic tree must have around the seed's two ends for the pattern's basic edges
+    /// at those ends to match: checked from the sentence's index before any search.
+    pub seed_basic: Vec<SeedBasic>,
+}
+
+/// One end of a seed edge.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SeedEnd {
+    Head,
+    Dependent,
+}
+
+/// A basic edge of the pattern at a seeded node, as a requirement on the basic tree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SeedBasic {
+    /// The seed's dependent is a basic child of its head, with a relation the filter admits.
+    SameEdge(RelationFilter),
+    /// That end is a word with a basic child of one of these relations.
+    Child(SeedEnd, u64),
+    /// That end is a word whose own basic relation the filter admits.
+    Head(SeedEnd, RelationFilter),
 }
 
 impl DeltaPlan {
@@ -394,6 +416,48 @@ impl DeltaPlan {
         self.plan.relation_filters[self.edge].admits(code)
             && self.seed_tests.iter().all(|(filter, test)| filter.passes(code, || test.matches(label, &|_| None)))
     }
+
+    /// Whether the basic tree around an added edge can hold the pattern's basic edges there.
+    pub fn basic_tree_admits(&self, graph: &crate::graph::SentenceGraph, head: NodeIndex, dependent: NodeIndex) -> bool {
+        let word = |end: SeedEnd| graph.word_of(if end == SeedEnd::Head { head } else { dependent });
+        self.seed_basic.iter().all(|need| match *need {
+            SeedBasic::SameEdge(filter) => match (graph.word_of(head), graph.word_of(dependent)) {
+                (Some(h), Some(d)) if d != 0 => graph.basic_head(d) == h && filter.admits(graph.basic_code(d)),
+                _ => false,
+            },
+            SeedBasic::Child(end, relations) => word(end).is_some_and(|w| graph.basic_child_relations(w) & relations != 0),
+            SeedBasic::Head(end, filter) => word(end).is_some_and(|w| w != 0 && filter.admits(graph.basic_code(w))),
+        })
+    }
+}
+
+/// The requirements [`SeedBasic`] of the positive basic edges of `pattern` at the seeded
+/// variables `from` and `to`.
+fn seed_basic(pattern: &CheckedPattern, from: VarId, to: VarId) -> Vec<SeedBasic> {
+    let end = |v: VarId| {
+        if v == from {
+            Some(SeedEnd::Head)
+        } else if v == to {
+            Some(SeedEnd::Dependent)
+        } else {
+            None
+        }
+    };
+    pattern
+        .edges
+        .iter()
+        .filter(|e| e.layer == Layer::Basic && !e.negated && e.from != e.to)
+        .filter_map(|e| {
+            let filter = RelationFilter::of(&e.label);
+            match (end(e.from), end(e.to)) {
+                (Some(SeedEnd::Head), Some(SeedEnd::Dependent)) => Some(SeedBasic::SameEdge(filter)),
+                (Some(_), Some(_)) => None,
+                (Some(at), None) => Some(SeedBasic::Child(at, filter.allowed())),
+                (None, Some(at)) => Some(SeedBasic::Head(at, filter)),
+                (None, None) => None,
+            }
+        })
+        .collect()
 }
 
 /// Whether a label test compares with edge variables (`e.label`).
@@ -476,7 +540,8 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
                 .filter(|test| !uses_edge_vars(test))
                 .map(|test| (RelationFilter::of(test), test.clone()))
                 .collect();
-            DeltaPlan { edge: i, plan: self::plan(&rule.pattern, &seeded, &no_edge_vars), seed_tests }
+            let seed_basic = seed_basic(&rule.pattern, e.from, e.to);
+            DeltaPlan { edge: i, plan: self::plan(&rule.pattern, &seeded, &no_edge_vars), seed_tests, seed_basic }
         })
         .collect::<Vec<_>>();
     let delta_relations = delta_plans

@@ -180,7 +180,10 @@ impl Enhancer {
                     for added in &last.added {
                         let (head, dependent) = (added.head, added.dependent);
                         let distinct = test.from != test.to;
-                        if (distinct && head == dependent) || !delta.admits_seed(added.code, &added.label) {
+                        if (distinct && head == dependent)
+                            || !delta.admits_seed(added.code, &added.label)
+                            || !delta.basic_tree_admits(graph, head, dependent)
+                        {
                             continue;
                         }
                         binding.nodes[test.from] = Some(head);

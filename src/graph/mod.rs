@@ -77,6 +77,8 @@ pub struct SentenceGraph<'s> {
     children_start: Vec<u32>,
     /// Scratch space of [`SentenceGraph::from_basic_in`], kept with the other buffers.
     next_child: Vec<u32>,
+    /// Relations (bits) of the basic children of word `n` (0: the root).
+    child_relations: Vec<u64>,
     /// Empty nodes in creation order.
     empty_nodes: Vec<NodeIndex>,
     /// Words grouped by the universal relation of their basic DEPREL (bit index of
@@ -100,6 +102,7 @@ pub struct GraphBuffers {
     children: Vec<u32>,
     children_start: Vec<u32>,
     next_child: Vec<u32>,
+    child_relations: Vec<u64>,
     empty_nodes: Vec<NodeIndex>,
     relation_words: Vec<u32>,
     word_code: Vec<u8>,
@@ -124,6 +127,7 @@ impl<'s> SentenceGraph<'s> {
             mut children,
             mut children_start,
             mut next_child,
+            mut child_relations,
             mut empty_nodes,
             mut relation_words,
             mut word_code,
@@ -140,6 +144,8 @@ impl<'s> SentenceGraph<'s> {
         // One pass to count, one to place: children and relation groups as flat arrays (CSR).
         children_start.clear();
         children_start.resize(n + 2, 0);
+        child_relations.clear();
+        child_relations.resize(n + 1, 0);
         let mut relation_start = [0u32; 65];
         word_code.clear();
         let mut upos = 0;
@@ -150,6 +156,7 @@ impl<'s> SentenceGraph<'s> {
             let edge = Edge { label: label(deprel), origin: Origin::Basic, code };
             graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
             children_start[word.head as usize + 1] += 1;
+            child_relations[word.head as usize] |= 1u64 << relation;
             word_code.push(code);
             relation_start[relation + 1] += 1;
             upos |= upos_bit(sentence.column(word, UPOS));
@@ -182,6 +189,7 @@ impl<'s> SentenceGraph<'s> {
             children,
             children_start,
             next_child,
+            child_relations,
             empty_nodes,
             relation_words,
             relation_start,
@@ -198,11 +206,30 @@ impl<'s> SentenceGraph<'s> {
             return GraphBuffers::default();
         }
         let SentenceGraph {
-            mut graph, word_nodes, children, children_start, next_child, empty_nodes, relation_words, word_code, ..
+            mut graph,
+            word_nodes,
+            children,
+            children_start,
+            next_child,
+            child_relations,
+            empty_nodes,
+            relation_words,
+            word_code,
+            ..
         } = self;
         // Labels are dropped now rather than when the buffers are next used.
         graph.clear();
-        GraphBuffers { graph, word_nodes, children, children_start, next_child, empty_nodes, relation_words, word_code }
+        GraphBuffers {
+            graph,
+            word_nodes,
+            children,
+            children_start,
+            next_child,
+            child_relations,
+            empty_nodes,
+            relation_words,
+            word_code,
+        }
     }
 
     fn with_enhanced_relations(mut self) -> Self {
@@ -275,6 +302,20 @@ impl<'s> SentenceGraph<'s> {
 
     pub fn basic_deprel(&self, n: u32) -> &'s str {
         self.sentence.column(self.sentence.word(n), DEPREL)
+    }
+
+    /// Relations (bits) of the basic children of word `n` (0: the root).
+    pub fn basic_child_relations(&self, n: u32) -> u64 {
+        self.child_relations[n as usize]
+    }
+
+    /// The word a node is (0 for the root), if it is not an empty node.
+    pub fn word_of(&self, index: NodeIndex) -> Option<u32> {
+        match self.graph[index] {
+            Node::Root => Some(0),
+            Node::Word(n) => Some(n),
+            Node::Empty { .. } => None,
+        }
     }
 
     pub fn basic_children(&self, n: u32) -> &[u32] {
