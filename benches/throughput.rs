@@ -4,8 +4,8 @@
 //! dropped, as a parser would give it), then reports tokens/s of
 //! - `read+write`: parse every sentence and write it back unchanged (the floor), and
 //! - `enhance`: read → the given profile(s) → write, on one thread and on all threads,
-//! with the ratio of each to the floor and to `basic`. Reports figures; asserts nothing about
-//! time. For single-core figures on a busy machine, pin it: `taskset -c 0 target/release/deps/throughput-*`.
+//! with the ratio of each to the floor and to `basic` (median of per-round ratios), and of
+//! all threads to one. Reports figures; asserts nothing about time. For single-core figures on a busy machine, pin it: `taskset -c 0 target/release/deps/throughput-*`.
 
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
 use eudify::engine::Enhancer;
@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 const MIN_TOKENS: usize = 500_000;
-const RUNS: usize = 7;
+const RUNS: usize = 9;
 
 fn build_input() -> (Vec<u8>, usize) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/ud");
@@ -82,7 +82,7 @@ fn main() {
     profiles.insert(0, "basic".to_string());
     let (input, tokens) = build_input();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("input: {tokens} tokens, {:.1} MB; best of {RUNS} rounds; {cores} cores", input.len() as f64 / 1e6);
+    println!("input: {tokens} tokens, {:.1} MB; {RUNS} rounds; {cores} cores", input.len() as f64 / 1e6);
     let enhancers: Vec<Enhancer> = profiles
         .iter()
         .map(|profile| {
@@ -97,27 +97,37 @@ fn main() {
         thread_counts.push(cores);
     }
     // Rounds interleave the variants (read+write, then each profile) so that a slow spell of a
-    // shared machine hits them alike; each keeps its best round.
+    // shared machine hits them alike. Tokens/s come from each variant's best round; ratios are
+    // the median over rounds of the ratio within a round, which a slow spell moves least.
     let mut floor = Duration::MAX;
-    let mut best = vec![vec![Duration::MAX; profiles.len()]; thread_counts.len()];
+    let mut times = vec![vec![Vec::new(); profiles.len()]; thread_counts.len()];
+    let mut floors = Vec::new();
     read_write(&input);
     for _ in 0..RUNS {
-        floor = floor.min(time(|| read_write(&input)));
+        let f = time(|| read_write(&input));
+        floors.push(f);
+        floor = floor.min(f);
         for (t, &threads) in thread_counts.iter().enumerate() {
             for (p, enhancer) in enhancers.iter().enumerate() {
-                best[t][p] = best[t][p].min(time(|| enhance(&input, enhancer, threads)));
+                times[t][p].push(time(|| enhance(&input, enhancer, threads)));
             }
         }
     }
+    let best = |t: usize, p: usize| times[t][p].iter().min().copied().unwrap_or_default();
+    let median_ratio = |a: &[Duration], b: &[Duration]| {
+        let mut ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x.as_secs_f64() / y.as_secs_f64()).collect();
+        ratios.sort_by(f64::total_cmp);
+        ratios[ratios.len() / 2]
+    };
     println!("{:<28} {:>12.0} tokens/s  1.00× read+write", "read+write (1 thread)", rate(floor));
     for (p, profile) in profiles.iter().enumerate() {
         for (t, &threads) in thread_counts.iter().enumerate() {
-            let time = best[t][p];
             let label = format!("{profile} ({threads} thread{})", if threads == 1 { "" } else { "s" });
-            let ratio = time.as_secs_f64() / floor.as_secs_f64();
-            let to_basic = time.as_secs_f64() / best[t][0].as_secs_f64();
-            let scaling = if t > 0 { format!("  {:.2}× 1 thread", best[0][p].as_secs_f64() / time.as_secs_f64()) } else { String::new() };
-            println!("{label:<28} {:>12.0} tokens/s  {ratio:.2}× read+write  {to_basic:.2}× basic{scaling}", rate(time));
+            let ratio = median_ratio(&times[t][p], &floors);
+            let to_basic = median_ratio(&times[t][p], &times[t][0]);
+            let scaling =
+                if t > 0 { format!("  {:.2}× 1 thread", median_ratio(&times[0][p], &times[t][p])) } else { String::new() };
+            println!("{label:<28} {:>12.0} tokens/s  {ratio:.2}× read+write  {to_basic:.2}× basic{scaling}", rate(best(t, p)));
         }
     }
 }
