@@ -4,8 +4,8 @@
 //! dropped, as a parser would give it), then reports tokens/s of
 //! - `read+write`: parse every sentence and write it back unchanged (the floor), and
 //! - `enhance`: read → the given profile(s) → write, on one thread and on all threads,
-//! with the ratio of each to the floor and to `basic` (median of per-round ratios), and of
-//! all threads to one. Reports figures; asserts nothing about time. For single-core figures on a busy machine, pin it: `taskset -c 0 target/release/deps/throughput-*`.
+//! with the ratio of each to the floor, to `basic` and of all threads to one (best rounds, and in
+//! brackets the median of the ratios within a round). Reports figures; asserts nothing about time. For single-core figures on a busy machine, pin it: `taskset -c 0 target/release/deps/throughput-*`.
 
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
 use eudify::engine::Enhancer;
@@ -53,25 +53,44 @@ fn time(run: impl FnOnce() -> usize) -> Duration {
     start.elapsed()
 }
 
+/// Counts the bytes written and drops them, as writing to /dev/null does: the figures measure
+/// the work, not the growth of an 80 MB buffer.
+#[derive(Default)]
+struct Discard(usize);
+
+impl std::io::Write for Discard {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 fn read_write(input: &[u8]) -> usize {
     let mut reader = BlockReader::new(input);
     let mut block = RawBlock::default();
     let mut sentence = Sentence::default();
-    let mut out = Vec::with_capacity(input.len());
+    let mut out = Vec::new();
+    let mut written = 0;
     while reader.read_block(&mut block).unwrap() {
         sentence.parse_into(std::mem::take(&mut block)).map_err(|e| e.1).unwrap();
+        out.clear();
         write_sentence(&mut out, &sentence, None);
+        written += out.len();
         block.bytes = sentence.take_bytes();
     }
-    out.len()
+    written
 }
 
 fn enhance(input: &[u8], enhancer: &Enhancer, threads: usize) -> usize {
     let options = PipelineOptions { threads, ..PipelineOptions::default() };
     let pipeline = Pipeline::new(enhancer, options).unwrap();
-    let mut out = Vec::with_capacity(input.len() + input.len() / 4);
+    let mut out = Discard::default();
     pipeline.run("bench", input, &mut out, &mut |e| panic!("{e}")).unwrap();
-    out.len()
+    out.0
 }
 
 fn main() {
@@ -97,15 +116,13 @@ fn main() {
         thread_counts.push(cores);
     }
     // Rounds interleave the variants (read+write, then each profile) so that a slow spell of a
-    // shared machine hits them alike. Tokens/s come from each variant's best round; ratios are
-    // the median over rounds of the ratio within a round, which a slow spell moves least.
+    // shared machine hits them alike. Tokens/s and ratios come from each variant's best round;
+    // in brackets, the median over rounds of the ratio within a round.
     let mut floor = Duration::MAX;
     let mut times = vec![vec![Vec::new(); profiles.len()]; thread_counts.len()];
-    let mut floors = Vec::new();
     read_write(&input);
     for _ in 0..RUNS {
         let f = time(|| read_write(&input));
-        floors.push(f);
         floor = floor.min(f);
         for (t, &threads) in thread_counts.iter().enumerate() {
             for (p, enhancer) in enhancers.iter().enumerate() {
@@ -119,15 +136,21 @@ fn main() {
         ratios.sort_by(f64::total_cmp);
         ratios[ratios.len() / 2]
     };
-    println!("{:<28} {:>12.0} tokens/s  1.00× read+write", "read+write (1 thread)", rate(floor));
+    println!("read+write (1 thread): {:.0} tokens/s", rate(floor));
+    println!("{:<22} {:>10}  {:>11}  {:>15}  {:>15}", "", "tokens/s", "×read+write", "×basic", "×1 thread");
+    let both = |best: f64, median: f64| format!("{best:.2} ({median:.2})");
     for (p, profile) in profiles.iter().enumerate() {
         for (t, &threads) in thread_counts.iter().enumerate() {
             let label = format!("{profile} ({threads} thread{})", if threads == 1 { "" } else { "s" });
-            let ratio = median_ratio(&times[t][p], &floors);
-            let to_basic = median_ratio(&times[t][p], &times[t][0]);
-            let scaling =
-                if t > 0 { format!("  {:.2}× 1 thread", median_ratio(&times[0][p], &times[t][p])) } else { String::new() };
-            println!("{label:<28} {:>12.0} tokens/s  {ratio:.2}× read+write  {to_basic:.2}× basic{scaling}", rate(best(t, p)));
+            let time = best(t, p).as_secs_f64();
+            let ratio = time / floor.as_secs_f64();
+            let to_basic = both(time / best(t, 0).as_secs_f64(), median_ratio(&times[t][p], &times[t][0]));
+            let scaling = if t > 0 {
+                both(best(0, p).as_secs_f64() / time, median_ratio(&times[0][p], &times[t][p]))
+            } else {
+                String::new()
+            };
+            println!("{label:<22} {:>10.0}  {ratio:>11.2}  {to_basic:>15}  {scaling:>15}", rate(best(t, p)));
         }
     }
 }

@@ -6,6 +6,7 @@
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
 use petgraph::stable_graph::NodeIndex;
+use smallvec::SmallVec;
 use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SUBTYPED};
 use crate::rules::ast::{
     CheckedPattern, CheckedRule, CheckedValueTest, Field, Layer, LabelTest, NodeTest, Operand, OrderTest,
@@ -139,10 +140,10 @@ pub struct Plan {
 /// most rules per sentence without trying them.
 #[derive(Clone, Debug, Default)]
 pub struct Anchor {
-    pub relation_groups: Vec<u64>,
-    pub upos_groups: Vec<u32>,
+    pub relation_groups: SmallVec<[u64; 4]>,
+    pub upos_groups: SmallVec<[u32; 4]>,
     /// Likewise for the enhanced graph: relations of which it must have an edge each.
-    pub enhanced_groups: Vec<u64>,
+    pub enhanced_groups: SmallVec<[u64; 4]>,
 }
 
 impl Anchor {

@@ -138,7 +138,10 @@ impl Enhancer {
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
         let Workspace { fired, matches, match_count, label, binding, changes, last, .. } = workspace;
-        fired.clear();
+        // Clearing a hash set costs its capacity even when it is empty.
+        if !fired.is_empty() {
+            fired.clear();
+        }
         let mut first_round = true;
         loop {
             *match_count = 0;
