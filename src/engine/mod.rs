@@ -32,6 +32,39 @@ pub struct Enhancer {
     /// Phase name and its rules (a range of `rules`), in execution order.
     pub phases: Vec<(String, Range<usize>)>,
     pub profile: String,
+    /// `gates[r]`: what the scheduler reads of rule `r` in every round, packed together (a
+    /// compiled rule is large, and reading these from it costs cache misses).
+    gates: Vec<Gate>,
+}
+
+#[derive(Debug, Clone)]
+struct Gate {
+    anchor: compile::Anchor,
+    removal_sensitive: u64,
+    addition_sensitive: u64,
+    delta_relations: u64,
+    scans_nodes: bool,
+}
+
+impl Gate {
+    fn of(rule: &CompiledRule) -> Gate {
+        Gate {
+            anchor: rule.anchor.clone(),
+            removal_sensitive: rule.removal_sensitive,
+            addition_sensitive: rule.addition_sensitive,
+            delta_relations: rule.delta_relations,
+            scans_nodes: rule.scans_nodes,
+        }
+    }
+
+    /// After a round that made `last`, whether the rule must be searched whole rather than
+    /// from the added edges only: new nodes it could scan, or a change to an edge it tests
+    /// negatively (a removed edge can make a `without` block fail anywhere).
+    fn must_search_whole(&self, last: &rewrite::Changes) -> bool {
+        (last.nodes && self.scans_nodes)
+            || last.removed & self.removal_sensitive != 0
+            || last.added_relations & self.addition_sensitive != 0
+    }
 }
 
 /// Buffers a thread reuses from sentence to sentence while enhancing.
@@ -87,7 +120,8 @@ impl Enhancer {
             rules.extend(phase.rules.iter().map(compile::compile));
             phases.push((phase.name.clone(), start..rules.len()));
         }
-        Enhancer { rules, phases, profile: rule_set.profile.clone() }
+        let gates = rules.iter().map(Gate::of).collect();
+        Enhancer { rules, phases, profile: rule_set.profile.clone(), gates }
     }
 
     pub fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String> {
@@ -119,7 +153,7 @@ impl Enhancer {
         let mut steps = 0;
         for (name, range) in &self.phases {
             let candidates: smallvec::SmallVec<[usize; 32]> =
-                range.clone().filter(|&r| self.rules[r].anchor.admits(relations, upos)).collect();
+                range.clone().filter(|&r| self.gates[r].anchor.admits(relations, upos)).collect();
             if !candidates.is_empty() {
                 self.run_phase(graph, name, &candidates, &mut steps, limit, workspace)?;
             }
@@ -147,14 +181,15 @@ impl Enhancer {
             *match_count = 0;
             let enhanced = graph.enhanced_relations();
             for &r in rules {
+                let gate = &self.gates[r];
+                if !gate.anchor.admits_enhanced(enhanced) {
+                    continue;
+                }
+                let search_whole = first_round || gate.must_search_whole(last);
+                if !search_whole && gate.delta_relations & last.added_relations == 0 {
+                    continue;
+                }
                 let compiled = &self.rules[r];
-                if !compiled.anchor.admits_enhanced(enhanced) {
-                    continue;
-                }
-                let search_whole = first_round || self.must_search_whole(compiled, last);
-                if !search_whole && compiled.delta_relations & last.added_relations == 0 {
-                    continue;
-                }
                 let rule = &compiled.rule;
                 let match_vars = rule.pattern.new_vars.end;
                 binding.reset(rule.vars.len(), rule.edge_vars.len());
@@ -219,15 +254,6 @@ impl Enhancer {
             }
             std::mem::swap(changes, last);
         }
-    }
-
-    /// After a round that made `last`, whether `rule` must be searched whole rather than
-    /// from the added edges only: new nodes it could scan, or a change to an edge it tests
-    /// negatively (a removed edge can make a `without` block fail anywhere).
-    fn must_search_whole(&self, rule: &CompiledRule, last: &rewrite::Changes) -> bool {
-        (last.nodes && rule.scans_nodes)
-            || last.removed & rule.removal_sensitive != 0
-            || last.added_relations & rule.addition_sensitive != 0
     }
 
     /// The rule an edge origin names, as `name (file:line)`, or `basic`.

@@ -88,6 +88,8 @@ pub struct SentenceGraph<'s> {
     /// [`relation_code`] of each word's basic DEPREL (word `n` at `n - 1`).
     word_code: Vec<u8>,
     upos: u32,
+    /// The universal relations of the basic tree (bits).
+    basic_relations: u64,
     /// Relations that edges of the enhanced graph have or had (a superset: removals are not
     /// tracked), to skip rules whose enhanced edges cannot match.
     enhanced_relations: u64,
@@ -148,7 +150,7 @@ impl<'s> SentenceGraph<'s> {
         child_relations.resize(n + 1, 0);
         let mut relation_start = [0u32; 65];
         word_code.clear();
-        let mut upos = 0;
+        let (mut upos, mut basic_relations) = (0, 0);
         for word in &sentence.words {
             let deprel = sentence.column(word, DEPREL);
             let code = relation_code(deprel);
@@ -159,6 +161,7 @@ impl<'s> SentenceGraph<'s> {
             child_relations[word.head as usize] |= 1u64 << relation;
             word_code.push(code);
             relation_start[relation + 1] += 1;
+            basic_relations |= 1u64 << relation;
             upos |= upos_bit(sentence.column(word, UPOS));
         }
         for i in 0..=n {
@@ -195,9 +198,9 @@ impl<'s> SentenceGraph<'s> {
             relation_start,
             word_code,
             upos,
-            enhanced_relations: 0,
+            basic_relations,
+            enhanced_relations: basic_relations,
         }
-        .with_enhanced_relations()
     }
 
     /// Gives back the graph's allocations for the next sentence (none after a very long one).
@@ -232,11 +235,6 @@ impl<'s> SentenceGraph<'s> {
         }
     }
 
-    fn with_enhanced_relations(mut self) -> Self {
-        self.enhanced_relations = self.basic_relations();
-        self
-    }
-
     /// Relations the enhanced graph's edges may have (every one it has, perhaps more).
     pub fn enhanced_relations(&self) -> u64 {
         self.enhanced_relations
@@ -255,7 +253,7 @@ impl<'s> SentenceGraph<'s> {
 
     /// The universal relations present in the basic tree, as a set of [`relation_bit`]s.
     pub fn basic_relations(&self) -> u64 {
-        (0..64).filter(|&r| self.relation_start[r + 1] > self.relation_start[r]).fold(0, |acc, r| acc | 1u64 << r)
+        self.basic_relations
     }
 
     pub fn petgraph(&self) -> &StableDiGraph<Node, Edge> {
