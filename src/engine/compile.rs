@@ -263,15 +263,18 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
     let mut steps = Vec::new();
     let mut filters = Vec::new();
     loop {
-        // The cheapest edge that touches a bound node: checks first, then a dependent's one
-        // basic head, then enhanced heads, then children.
+        // The cheapest edge that touches a bound node: basic checks first, then a dependent's
+        // one basic head, then enhanced heads, then children; an enhanced edge between bound
+        // nodes after a selective basic step (it mostly holds: the enhanced graph starts as a
+        // copy of the basic tree).
         let ready = |e: usize, edge_vars_bound: &[bool]| waits_for[e].iter().all(|&v| edge_vars_bound.get(v).copied().unwrap_or(true));
         let connected = (0..pattern.edges.len())
             .filter(|&e| !used[e] && ready(e, &edge_vars_bound))
             .filter_map(|e| {
                 let edge = &pattern.edges[e];
                 let cost = match (bound[edge.from], bound[edge.to]) {
-                    (true, true) => 0,
+                    (true, true) if edge.layer == Layer::Basic => 0,
+                    (true, true) => 48,  // after a child step with a specific label (40 + 1 + node)
                     (false, true) if edge.layer == Layer::Basic => 10 + label_cost(&edge.label),
                     (false, true) => 30 + label_cost(&edge.label),
                     (true, false) => 40 + label_cost(&edge.label) + node_cost(node_test(edge.to)) / 10,
