@@ -202,8 +202,19 @@ fn compile_regex(
     } else {
         pattern.to_string()
     };
+    // Rule sets repeat the same few patterns (`^[\p{L}\p{M}]+$` in many rules); compiling
+    // each once per thread makes loading a profile several times faster. Clones share it.
+    thread_local! {
+        static COMPILED: std::cell::RefCell<std::collections::HashMap<String, Regex>> = Default::default();
+    }
+    if let Some(re) = COMPILED.with(|c| c.borrow().get(&full).cloned()) {
+        return Some(re);
+    }
     match Regex::new(&full) {
-        Ok(re) => Some(re),
+        Ok(re) => {
+            COMPILED.with(|c| c.borrow_mut().insert(full, re.clone()));
+            Some(re)
+        }
         Err(e) => {
             // The regex crate's message ends with a line "error: what went wrong".
             let text = e.to_string();
