@@ -42,6 +42,13 @@ pub struct Filters {
     pub order: Vec<usize>,
 }
 
+impl Plan {
+    /// Whether step `index` is followed by tests.
+    pub fn is_filtered(&self, index: usize) -> bool {
+        index >= 64 || self.filtered_steps & (1 << index) != 0
+    }
+}
+
 impl Filters {
     pub fn is_empty(&self) -> bool {
         self.node_tests.is_empty() && self.absent_edges.is_empty() && self.order.is_empty()
@@ -133,6 +140,21 @@ pub struct Plan {
     pub before: Filters,
     /// The relation filter of each of the pattern's edges.
     pub relation_filters: Vec<RelationFilter>,
+    /// What the matcher reads of each pattern edge at every candidate, packed together.
+    pub edge_info: Vec<EdgeInfo>,
+    /// Bit `i`: `filters[i]` has tests (steps from 64 on are always tested).
+    pub filtered_steps: u64,
+}
+
+/// A pattern edge as the matcher's inner loop needs it: a few bytes in one place rather than
+/// the checked edge test with its spans and label test.
+#[derive(Copy, Clone, Debug)]
+pub struct EdgeInfo {
+    pub from: VarId,
+    pub to: VarId,
+    pub var: Option<usize>,
+    pub basic: bool,
+    pub filter: RelationFilter,
 }
 
 /// Groups of universal relations of which the sentence's basic tree must contain at least one
@@ -334,8 +356,18 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
         steps.push(step);
         filters.push(done.newly_testable(pattern, &bound));
     }
-    let relation_filters = pattern.edges.iter().map(|e| RelationFilter::of(&e.label)).collect();
-    Plan { pattern: pattern.clone(), steps, filters, before, relation_filters }
+    let relation_filters: Vec<RelationFilter> = pattern.edges.iter().map(|e| RelationFilter::of(&e.label)).collect();
+    let edge_info = pattern
+        .edges
+        .iter()
+        .zip(&relation_filters)
+        .map(|(e, &filter)| EdgeInfo { from: e.from, to: e.to, var: e.var, basic: e.layer == Layer::Basic, filter })
+        .collect();
+    let filtered_steps = filters
+        .iter()
+        .enumerate()
+        .fold(0u64, |bits, (i, f)| if i >= 64 || f.is_empty() { bits } else { bits | 1 << i });
+    Plan { pattern: pattern.clone(), steps, filters, before, relation_filters, edge_info, filtered_steps }
 }
 
 /// Which tests of a pattern are already scheduled.

@@ -132,7 +132,7 @@ fn step(
                     continue;
                 }
                 binding.nodes[var] = Some(node);
-                let go_on = !passes(graph, plan, &plan.filters[index], binding)
+                let go_on = (plan.is_filtered(index) && !passes(graph, plan, &plan.filters[index], binding))
                     || step(graph, plan, withouts, index + 1, binding, found);
                 binding.nodes[var] = None;
                 if !go_on {
@@ -142,25 +142,26 @@ fn step(
             true
         }
         Step::ScanEdges { edge, relations } => {
-            let test = &plan.pattern.edges[edge];
+            let info = plan.edge_info[edge];
+            let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
             let mut visit = |candidate| try_edge(graph, plan, withouts, index, binding, found, edge, candidate);
             match relations {
                 // The relation index gives exactly the words with these relations.
-                Some(bits) if test.layer == Layer::Basic => {
-                    let filter = plan.relation_filters[edge];
+                Some(bits) if info.basic => {
+                    let filter = info.filter;
                     graph
                         .words_with_relations(bits & filter.allowed())
                         .filter(|&dependent| filter.admits(graph.basic_code(dependent)))
                         .all(|dependent| visit(basic_edge(graph, dependent)))
                 }
-                _ => each_edge(graph, test.layer, None, None, plan.relation_filters[edge], &mut visit),
+                _ => each_edge(graph, layer, None, None, info.filter, &mut visit),
             }
         }
         Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
-            let test = &plan.pattern.edges[edge];
-            let (from, to) = (binding.nodes[test.from], binding.nodes[test.to]);
-            let filter = plan.relation_filters[edge];
-            each_edge(graph, test.layer, from, to, filter, &mut |candidate| {
+            let info = plan.edge_info[edge];
+            let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
+            let (from, to) = (binding.nodes[info.from], binding.nodes[info.to]);
+            each_edge(graph, layer, from, to, info.filter, &mut |candidate| {
                 try_edge(graph, plan, withouts, index, binding, found, edge, candidate)
             })
         }
@@ -180,35 +181,36 @@ fn try_edge(
     edge: usize,
     (from, to, id, label, code): Candidate,
 ) -> bool {
-    let test = &plan.pattern.edges[edge];
-    if test.from == test.to && from != to {
+    let info = &plan.edge_info[edge];
+    if info.from == info.to && from != to {
         return true;
     }
-    if !plan.relation_filters[edge].is_sure(code) {
+    if !info.filter.is_sure(code) {
         let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
-        if !test.label.matches(label, &labels) {
+        if !plan.pattern.edges[edge].label.matches(label, &labels) {
             return true;
         }
     }
-    let bind_from = binding.nodes[test.from].is_none();
-    let bind_to = binding.nodes[test.to].is_none();
+    let bind_from = binding.nodes[info.from].is_none();
+    let bind_to = binding.nodes[info.to].is_none();
     // Injectivity: a newly bound variable takes a node no other variable has.
     if (bind_from && binding.is_used(from)) || (bind_to && binding.is_used(to)) || (bind_from && bind_to && from == to) {
         return true;
     }
     if bind_from {
-        binding.nodes[test.from] = Some(from);
+        binding.nodes[info.from] = Some(from);
     }
     if bind_to {
-        binding.nodes[test.to] = Some(to);
+        binding.nodes[info.to] = Some(to);
     }
-    let saved = test.var.map(|e| (e, binding.edges[e].replace(id)));
-    let go_on = !passes(graph, plan, &plan.filters[index], binding) || step(graph, plan, withouts, index + 1, binding, found);
+    let saved = info.var.map(|e| (e, binding.edges[e].replace(id)));
+    let go_on = (plan.is_filtered(index) && !passes(graph, plan, &plan.filters[index], binding))
+        || step(graph, plan, withouts, index + 1, binding, found);
     if bind_from {
-        binding.nodes[test.from] = None;
+        binding.nodes[info.from] = None;
     }
     if bind_to {
-        binding.nodes[test.to] = None;
+        binding.nodes[info.to] = None;
     }
     if let Some((e, previous)) = saved {
         binding.edges[e] = previous;
