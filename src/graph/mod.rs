@@ -560,15 +560,16 @@ pub fn feature_value<'a>(feats: &'a str, name: &str) -> Option<&'a str> {
     let bytes = feats.as_bytes();
     let key = name.as_bytes();
     let mut start = 0;
-    while start < bytes.len() {
-        let end = memchr::memchr(b'|', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let item = &bytes[start..end];
+    // Items are short: plain loops beat memchr calls here.
+    loop {
+        let item = &bytes[start..];
         if item.len() > key.len() && item[key.len()] == b'=' && item.starts_with(key) {
-            return Some(&feats[start + key.len() + 1..end]);
+            let value = start + key.len() + 1;
+            let end = bytes[value..].iter().position(|&b| b == b'|').map_or(bytes.len(), |i| value + i);
+            return Some(&feats[value..end]);
         }
-        start = end + 1;
+        start += item.iter().position(|&b| b == b'|')? + 1;
     }
-    None
 }
 
 #[cfg(test)]
