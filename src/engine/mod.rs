@@ -32,6 +32,9 @@ pub struct Enhancer {
     /// Phase name and its rules (a range of `rules`), in execution order.
     pub phases: Vec<(String, Range<usize>)>,
     pub profile: String,
+    /// Search every rule whole in every round, not from the edges the last round added. Slower,
+    /// same result: the reference the semi-naive rounds are tested against.
+    pub exhaustive_rounds: bool,
     /// `gates[r]`: what the scheduler reads of rule `r` in every round, packed together (a
     /// compiled rule is large, and reading these from it costs cache misses).
     gates: Vec<Gate>,
@@ -121,7 +124,7 @@ impl Enhancer {
             phases.push((phase.name.clone(), start..rules.len()));
         }
         let gates = rules.iter().map(Gate::of).collect();
-        Enhancer { rules, phases, profile: rule_set.profile.clone(), gates }
+        Enhancer { rules, phases, profile: rule_set.profile.clone(), exhaustive_rounds: false, gates }
     }
 
     pub fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String> {
@@ -185,7 +188,7 @@ impl Enhancer {
                 if !gate.anchor.admits_enhanced(enhanced) {
                     continue;
                 }
-                let search_whole = first_round || gate.must_search_whole(last);
+                let search_whole = first_round || self.exhaustive_rounds || gate.must_search_whole(last);
                 if !search_whole && gate.delta_relations & last.added_relations == 0 {
                     continue;
                 }
