@@ -138,8 +138,6 @@ pub struct Plan {
     /// bound outside this pattern).
     pub filters: Vec<Filters>,
     pub before: Filters,
-    /// The relation filter of each of the pattern's edges.
-    pub relation_filters: Vec<RelationFilter>,
     /// What the matcher reads of each pattern edge at every candidate, packed together.
     pub edge_info: Vec<EdgeInfo>,
     /// Bit `i`: `filters[i]` has tests (steps from 64 on are always tested).
@@ -356,18 +354,22 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
         steps.push(step);
         filters.push(done.newly_testable(pattern, &bound));
     }
-    let relation_filters: Vec<RelationFilter> = pattern.edges.iter().map(|e| RelationFilter::of(&e.label)).collect();
     let edge_info = pattern
         .edges
         .iter()
-        .zip(&relation_filters)
-        .map(|(e, &filter)| EdgeInfo { from: e.from, to: e.to, var: e.var, basic: e.layer == Layer::Basic, filter })
+        .map(|e| EdgeInfo {
+            from: e.from,
+            to: e.to,
+            var: e.var,
+            basic: e.layer == Layer::Basic,
+            filter: RelationFilter::of(&e.label),
+        })
         .collect();
     let filtered_steps = filters
         .iter()
         .enumerate()
         .fold(0u64, |bits, (i, f)| if i >= 64 || f.is_empty() { bits } else { bits | 1 << i });
-    Plan { pattern: pattern.clone(), steps, filters, before, relation_filters, edge_info, filtered_steps }
+    Plan { pattern: pattern.clone(), steps, filters, before, edge_info, filtered_steps }
 }
 
 /// Which tests of a pattern are already scheduled.
@@ -449,7 +451,7 @@ pub enum SeedBasic {
 impl DeltaPlan {
     /// Whether an added edge with this label can seed a match.
     pub fn admits_seed(&self, code: u8, label: &str) -> bool {
-        self.plan.relation_filters[self.edge].admits(code)
+        self.plan.edge_info[self.edge].filter.admits(code)
             && self.seed_tests.iter().all(|(filter, test)| filter.passes(code, || test.matches(label, &|_| None)))
     }
 
@@ -582,7 +584,7 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
         .collect::<Vec<_>>();
     let delta_relations = delta_plans
         .iter()
-        .map(|d| d.seed_tests.iter().fold(d.plan.relation_filters[d.edge].allowed(), |acc, (f, _)| acc & f.allowed()))
+        .map(|d| d.seed_tests.iter().fold(d.plan.edge_info[d.edge].filter.allowed(), |acc, (f, _)| acc & f.allowed()))
         .fold(0, |acc, bits| acc | bits);
     CompiledRule {
         rule: rule.clone(),

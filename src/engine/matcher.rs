@@ -47,10 +47,6 @@ impl Clone for Binding {
 }
 
 impl Binding {
-    pub fn new(vars: usize, edge_vars: usize) -> Binding {
-        Binding { nodes: vec![None; vars], edges: vec![None; edge_vars], labels: Vec::new() }
-    }
-
     /// Copies the labels of the bound edges out of the graph (see [`Binding::labels`]).
     pub fn capture_labels(&mut self, graph: &SentenceGraph) {
         self.labels.clear();
@@ -307,7 +303,7 @@ fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters,
         test.tests.iter().all(|t| field_test(graph, node, t))
     }) && filters.absent_edges.iter().all(|&i| {
         let test = &pattern.edges[i];
-        let filter = plan.relation_filters[i];
+        let filter = plan.edge_info[i].filter;
         let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
         // No edge passes the test: the visit stops (false) at the first that does.
         each_edge(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], filter, &mut |(_, _, _, label, code)| {

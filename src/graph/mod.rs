@@ -68,25 +68,10 @@ pub enum Node {
 
 pub struct SentenceGraph<'s> {
     pub sentence: &'s Sentence,
-    graph: StableDiGraph<Node, Edge>,
-    /// `word_nodes[n]` is the node of word `n`; `word_nodes[0]` is the root.
-    word_nodes: Vec<NodeIndex>,
-    /// Basic children of word `n`, in word order, are
-    /// `children[children_start[n]..children_start[n + 1]]` (n = 0: the root's child).
-    children: Vec<u32>,
-    children_start: Vec<u32>,
-    /// Scratch space of [`SentenceGraph::from_basic_in`], kept with the other buffers.
-    next_child: Vec<u32>,
-    /// Relations (bits) of the basic children of word `n` (0: the root).
-    child_relations: Vec<u64>,
-    /// Empty nodes in creation order.
-    empty_nodes: Vec<NodeIndex>,
-    /// Words grouped by the universal relation of their basic DEPREL (bit index of
-    /// [`relation_bit`]): words of relation `r` are `relation_words[relation_start[r]..relation_start[r + 1]]`.
-    relation_words: Vec<u32>,
+    /// The graph and the sentence's indexes, in buffers kept from sentence to sentence.
+    buffers: GraphBuffers,
+    /// Words of relation `r` are `relation_words[relation_start[r]..relation_start[r + 1]]`.
     relation_start: [u32; 65],
-    /// [`relation_code`] of each word's basic DEPREL (word `n` at `n - 1`).
-    word_code: Vec<u8>,
     upos: u32,
     /// The universal relations of the basic tree (bits).
     basic_relations: u64,
@@ -100,13 +85,22 @@ pub struct SentenceGraph<'s> {
 #[derive(Debug, Default)]
 pub struct GraphBuffers {
     graph: StableDiGraph<Node, Edge>,
+    /// `word_nodes[n]` is the node of word `n`; `word_nodes[0]` is the root.
     word_nodes: Vec<NodeIndex>,
+    /// Basic children of word `n`, in word order, are
+    /// `children[children_start[n]..children_start[n + 1]]` (n = 0: the root's child).
     children: Vec<u32>,
     children_start: Vec<u32>,
+    /// Scratch space of [`SentenceGraph::from_basic_in`].
     next_child: Vec<u32>,
+    /// Relations (bits) of the basic children of word `n` (0: the root).
     child_relations: Vec<u64>,
+    /// Empty nodes in creation order.
     empty_nodes: Vec<NodeIndex>,
+    /// Words grouped by the universal relation of their basic DEPREL (bit index of
+    /// [`relation_bit`]), delimited by [`SentenceGraph`]'s `relation_start`.
     relation_words: Vec<u32>,
+    /// [`relation_code`] of each word's basic DEPREL (word `n` at `n - 1`).
     word_code: Vec<u8>,
 }
 
@@ -122,18 +116,18 @@ impl<'s> SentenceGraph<'s> {
 
     /// [`SentenceGraph::from_basic`] in the buffers of an earlier graph
     /// ([`SentenceGraph::into_buffers`]).
-    pub fn from_basic_in(sentence: &'s Sentence, buffers: GraphBuffers) -> Self {
+    pub fn from_basic_in(sentence: &'s Sentence, mut buffers: GraphBuffers) -> Self {
         let GraphBuffers {
-            mut graph,
-            mut word_nodes,
-            mut children,
-            mut children_start,
-            mut next_child,
-            mut child_relations,
-            mut empty_nodes,
-            mut relation_words,
-            mut word_code,
-        } = buffers;
+            graph,
+            word_nodes,
+            children,
+            children_start,
+            next_child,
+            child_relations,
+            empty_nodes,
+            relation_words,
+            word_code,
+        } = &mut buffers;
         let n = sentence.words.len();
         graph.clear();
         graph.reserve_nodes(n + 1);
@@ -185,54 +179,17 @@ impl<'s> SentenceGraph<'s> {
             next_relation[relation] += 1;
         }
         empty_nodes.clear();
-        SentenceGraph {
-            sentence,
-            graph,
-            word_nodes,
-            children,
-            children_start,
-            next_child,
-            child_relations,
-            empty_nodes,
-            relation_words,
-            relation_start,
-            word_code,
-            upos,
-            basic_relations,
-            enhanced_relations: basic_relations,
-        }
+        SentenceGraph { sentence, buffers, relation_start, upos, basic_relations, enhanced_relations: basic_relations }
     }
 
     /// Gives back the graph's allocations for the next sentence (none after a very long one).
-    pub fn into_buffers(self) -> GraphBuffers {
-        if self.word_nodes.capacity() > KEEP_WORDS + 1 {
+    pub fn into_buffers(mut self) -> GraphBuffers {
+        if self.buffers.word_nodes.capacity() > KEEP_WORDS + 1 {
             return GraphBuffers::default();
         }
-        let SentenceGraph {
-            mut graph,
-            word_nodes,
-            children,
-            children_start,
-            next_child,
-            child_relations,
-            empty_nodes,
-            relation_words,
-            word_code,
-            ..
-        } = self;
         // Labels are dropped now rather than when the buffers are next used.
-        graph.clear();
-        GraphBuffers {
-            graph,
-            word_nodes,
-            children,
-            children_start,
-            next_child,
-            child_relations,
-            empty_nodes,
-            relation_words,
-            word_code,
-        }
+        self.buffers.graph.clear();
+        self.buffers
     }
 
     /// Relations the enhanced graph's edges may have (every one it has, perhaps more).
@@ -257,19 +214,19 @@ impl<'s> SentenceGraph<'s> {
     }
 
     pub fn petgraph(&self) -> &StableDiGraph<Node, Edge> {
-        &self.graph
+        &self.buffers.graph
     }
 
     pub fn node(&self, index: NodeIndex) -> Node {
-        self.graph[index]
+        self.buffers.graph[index]
     }
 
     pub fn root(&self) -> NodeIndex {
-        self.word_nodes[0]
+        self.buffers.word_nodes[0]
     }
 
     pub fn word_node(&self, n: u32) -> NodeIndex {
-        self.word_nodes[n as usize]
+        self.buffers.word_nodes[n as usize]
     }
 
     pub fn word_count(&self) -> u32 {
@@ -278,7 +235,7 @@ impl<'s> SentenceGraph<'s> {
 
     /// Words then empty nodes (not the root).
     pub fn nodes(&self) -> impl Iterator<Item = NodeIndex> + '_ {
-        self.word_nodes[1..].iter().chain(&self.empty_nodes).copied()
+        self.buffers.word_nodes[1..].iter().chain(&self.buffers.empty_nodes).copied()
     }
 
     // --- the basic tree (read-only) ---
@@ -290,12 +247,12 @@ impl<'s> SentenceGraph<'s> {
 
     /// [`relation_index`] of word `n`'s basic DEPREL.
     pub fn basic_relation(&self, n: u32) -> u8 {
-        self.word_code[n as usize - 1] & !SUBTYPED
+        self.buffers.word_code[n as usize - 1] & !SUBTYPED
     }
 
     /// [`relation_code`] of word `n`'s basic DEPREL.
     pub fn basic_code(&self, n: u32) -> u8 {
-        self.word_code[n as usize - 1]
+        self.buffers.word_code[n as usize - 1]
     }
 
     pub fn basic_deprel(&self, n: u32) -> &'s str {
@@ -304,12 +261,12 @@ impl<'s> SentenceGraph<'s> {
 
     /// Relations (bits) of the basic children of word `n` (0: the root).
     pub fn basic_child_relations(&self, n: u32) -> u64 {
-        self.child_relations[n as usize]
+        self.buffers.child_relations[n as usize]
     }
 
     /// The word a node is (0 for the root), if it is not an empty node.
     pub fn word_of(&self, index: NodeIndex) -> Option<u32> {
-        match self.graph[index] {
+        match self.buffers.graph[index] {
             Node::Root => Some(0),
             Node::Word(n) => Some(n),
             Node::Empty { .. } => None,
@@ -317,14 +274,14 @@ impl<'s> SentenceGraph<'s> {
     }
 
     pub fn basic_children(&self, n: u32) -> &[u32] {
-        &self.children[self.children_start[n as usize] as usize..self.children_start[n as usize + 1] as usize]
+        &self.buffers.children[self.buffers.children_start[n as usize] as usize..self.buffers.children_start[n as usize + 1] as usize]
     }
 
     // --- node attributes ---
 
     /// The word whose columns a node shows: itself, or the word an empty node copies.
     fn source_word(&self, index: NodeIndex) -> Option<u32> {
-        match self.graph[index] {
+        match self.buffers.graph[index] {
             Node::Root => None,
             Node::Word(n) => Some(n),
             Node::Empty { copy_of, .. } => (copy_of != 0).then_some(copy_of),
@@ -334,7 +291,7 @@ impl<'s> SentenceGraph<'s> {
     /// A column of a node's word (`_` for the root and blank empty nodes; MISC of an empty
     /// node is its own, `_`).
     pub fn column(&self, index: NodeIndex, column: usize) -> &'s str {
-        if column == MISC && matches!(self.graph[index], Node::Empty { .. }) {
+        if column == MISC && matches!(self.buffers.graph[index], Node::Empty { .. }) {
             return "_";
         }
         match self.source_word(index) {
@@ -367,31 +324,31 @@ impl<'s> SentenceGraph<'s> {
     /// Linear position for word-order constraints: words by number, an empty node just after
     /// the word it follows, the root before everything.
     pub fn position(&self, index: NodeIndex) -> (u32, u32) {
-        match self.graph[index] {
+        match self.buffers.graph[index] {
             Node::Root => (0, 0),
             Node::Word(n) => (n, 0),
-            Node::Empty { after, .. } => (after, 1 + self.empty_nodes.iter().position(|&e| e == index).unwrap_or(0) as u32),
+            Node::Empty { after, .. } => (after, 1 + self.buffers.empty_nodes.iter().position(|&e| e == index).unwrap_or(0) as u32),
         }
     }
 
     // --- the enhanced graph ---
 
     pub fn incoming(&self, node: NodeIndex) -> impl Iterator<Item = (EdgeIndex, NodeIndex, &Edge)> + '_ {
-        self.graph.edges_directed(node, Direction::Incoming).map(|e| (e.id(), e.source(), e.weight()))
+        self.buffers.graph.edges_directed(node, Direction::Incoming).map(|e| (e.id(), e.source(), e.weight()))
     }
 
     pub fn outgoing(&self, node: NodeIndex) -> impl Iterator<Item = (EdgeIndex, NodeIndex, &Edge)> + '_ {
-        self.graph.edges_directed(node, Direction::Outgoing).map(|e| (e.id(), e.target(), e.weight()))
+        self.buffers.graph.edges_directed(node, Direction::Outgoing).map(|e| (e.id(), e.target(), e.weight()))
     }
 
     pub fn edge(&self, edge: EdgeIndex) -> Option<(NodeIndex, NodeIndex, &Edge)> {
-        let (head, dependent) = self.graph.edge_endpoints(edge)?;
-        Some((head, dependent, &self.graph[edge]))
+        let (head, dependent) = self.buffers.graph.edge_endpoints(edge)?;
+        Some((head, dependent, &self.buffers.graph[edge]))
     }
 
     pub fn find_edge(&self, head: NodeIndex, dependent: NodeIndex, label: &str) -> Option<EdgeIndex> {
         // From the dependent's few heads, not the head's many dependents.
-        self.graph
+        self.buffers.graph
             .edges_directed(dependent, Direction::Incoming)
             .find(|e| e.source() == head && e.weight().label == label)
             .map(|e| e.id())
@@ -405,49 +362,50 @@ impl<'s> SentenceGraph<'s> {
         }
         let edge = Edge::new(label, origin);
         self.enhanced_relations |= 1u64 << edge.relation();
-        self.graph.add_edge(head, dependent, edge);
+        self.buffers.graph.add_edge(head, dependent, edge);
         true
     }
 
     pub fn remove_edge(&mut self, edge: EdgeIndex) -> bool {
-        self.graph.remove_edge(edge).is_some()
+        self.buffers.graph.remove_edge(edge).is_some()
     }
 
     /// Changes an edge's label; if that would duplicate a parallel edge, the edge is removed.
     pub fn relabel(&mut self, edge: EdgeIndex, label: Label, origin: Origin) -> bool {
-        let Some((head, dependent)) = self.graph.edge_endpoints(edge) else { return false };
-        if self.graph[edge].label == label {
+        let Some((head, dependent)) = self.buffers.graph.edge_endpoints(edge) else { return false };
+        if self.buffers.graph[edge].label == label {
             return false;
         }
         if self.find_edge(head, dependent, &label).is_some() {
-            self.graph.remove_edge(edge);
+            self.buffers.graph.remove_edge(edge);
         } else {
             let new = Edge::new(label, origin);
             self.enhanced_relations |= 1u64 << new.relation();
-            self.graph[edge] = new;
+            self.buffers.graph[edge] = new;
         }
         true
     }
 
     /// Adds an empty node after word `after`, showing the columns of word `copy_of` (0: none).
     pub fn add_empty_node(&mut self, after: u32, copy_of: u32) -> NodeIndex {
-        let index = self.graph.add_node(Node::Empty { after, copy_of });
-        self.empty_nodes.push(index);
+        let index = self.buffers.graph.add_node(Node::Empty { after, copy_of });
+        self.buffers.empty_nodes.push(index);
         index
     }
 
     /// The `NodeId` each node will have on output: empty nodes numbered `after.1, after.2, …`
     /// in creation order.
     pub fn output_ids(&self) -> Vec<(NodeIndex, NodeId)> {
-        let mut ids: Vec<(NodeIndex, NodeId)> = Vec::with_capacity(self.word_nodes.len() + self.empty_nodes.len());
-        for (n, &index) in self.word_nodes.iter().enumerate() {
+        let mut ids: Vec<(NodeIndex, NodeId)> = Vec::with_capacity(self.buffers.word_nodes.len() + self.buffers.empty_nodes.len());
+        for (n, &index) in self.buffers.word_nodes.iter().enumerate() {
             ids.push((index, NodeId::word(n as u32)));
         }
         let mut empties: Vec<(u32, usize, NodeIndex)> = self
+            .buffers
             .empty_nodes
             .iter()
             .enumerate()
-            .map(|(order, &index)| match self.graph[index] {
+            .map(|(order, &index)| match self.buffers.graph[index] {
                 Node::Empty { after, .. } => (after, order, index),
                 _ => unreachable!("empty_nodes holds empty nodes only"),
             })
@@ -471,7 +429,7 @@ impl<'s> SentenceGraph<'s> {
         let id_of = |index: NodeIndex| -> NodeId {
             // Word nodes come first and in order; empty nodes are few.
             let i = index.index();
-            if i < self.word_nodes.len() && self.word_nodes[i] == index {
+            if i < self.buffers.word_nodes.len() && self.buffers.word_nodes[i] == index {
                 NodeId::word(i as u32)
             } else {
                 ids.iter().find(|(n, _)| *n == index).map(|(_, id)| *id).unwrap_or_default()
@@ -496,7 +454,7 @@ impl<'s> SentenceGraph<'s> {
                 out.extend_from_slice(label.as_bytes());
             }
         };
-        for &node in &self.word_nodes[1..] {
+        for &node in &self.buffers.word_nodes[1..] {
             let start = layer.mark();
             write_deps(layer, node);
             layer.end_word_deps(start);
@@ -513,7 +471,7 @@ impl<'s> SentenceGraph<'s> {
             }
             write_deps(layer, node);
             let out = layer.buffer();
-            match self.graph[node] {
+            match self.buffers.graph[node] {
                 Node::Empty { copy_of, .. } if copy_of != 0 => {
                     out.extend_from_slice(b"\tCopyOf=");
                     crate::conllu::id::push_u32(out, copy_of);
@@ -548,7 +506,7 @@ impl Iterator for RelationWords<'_, '_> {
             let r = self.bits.trailing_zeros() as usize;
             self.bits &= self.bits - 1;
             let start = &self.graph.relation_start;
-            self.words = &self.graph.relation_words[start[r] as usize..start[r + 1] as usize];
+            self.words = &self.graph.buffers.relation_words[start[r] as usize..start[r + 1] as usize];
         }
     }
 }
