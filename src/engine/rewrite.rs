@@ -41,8 +41,9 @@ impl Changes {
         self.added.clear();
     }
 
-    fn removed(&mut self, relation: u8) {
-        self.removed |= 1u64 << relation;
+    /// An edge with this [`crate::graph::relation_code`] was removed or relabelled away from.
+    fn removed(&mut self, code: u8) {
+        self.removed |= 1u64 << (code & !crate::graph::SUBTYPED);
     }
 
     fn added(&mut self, head: NodeIndex, dependent: NodeIndex, label: &str) {
@@ -63,7 +64,6 @@ pub fn apply(
     label: &mut String,
 ) -> bool {
     let mut changed = false;
-    let relation = crate::graph::relation_code;
     for action in actions {
         match action {
             CheckedAction::AddEdge { from, to, label: template } => {
@@ -77,7 +77,7 @@ pub fn apply(
             }
             CheckedAction::DeleteEdge { from, to, label: test } => {
                 for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
-                    let old = graph.edge(edge).map_or(0, |(_, _, e)| e.relation());
+                    let old = graph.edge(edge).map_or(0, |(_, _, e)| e.code);
                     if graph.remove_edge(edge) {
                         changes.removed(old);
                         changed = true;
@@ -88,7 +88,7 @@ pub fn apply(
                 if render(graph, new_label, binding, label) {
                     let (from, to) = (binding.node(*from), binding.node(*to));
                     for edge in matching_edges(graph, from, to, test, binding) {
-                        let old = graph.edge(edge).map_or(0, |(_, _, e)| e.relation());
+                        let old = graph.edge(edge).map_or(0, |(_, _, e)| e.code);
                         if graph.relabel(edge, crate::graph::label(label), origin) {
                             changes.removed(old);
                             changes.added(from, to, label);
@@ -134,7 +134,7 @@ pub fn apply(
                         changed = true;
                     }
                     if *mode == TransferMode::Move && graph.remove_edge(id) {
-                        changes.removed(relation(&edge_label));
+                        changes.removed(crate::graph::relation_code(&edge_label));
                         changed = true;
                     }
                 }
@@ -250,4 +250,20 @@ pub fn match_key(rule: u32, binding: &Binding, match_vars: usize) -> MatchKey {
         None => u32::MAX,
     }));
     key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Changes;
+    use crate::graph::{relation_bit, relation_code};
+
+    /// Removing a subtyped edge marks its universal relation (the code's subtype bit is not a
+    /// relation: shifting by it overflows).
+    #[test]
+    fn removals_are_recorded_by_universal_relation() {
+        let mut changes = Changes::default();
+        changes.removed(relation_code("obl:tmod"));
+        changes.removed(relation_code("case"));
+        assert_eq!(changes.removed, relation_bit("obl") | relation_bit("case"));
+    }
 }
