@@ -88,7 +88,7 @@ pub fn search(
     if !passes(graph, plan, &plan.before, binding) {
         return;
     }
-    step(graph, plan, withouts, 0, binding, found);
+    Search { graph, plan, withouts, binding, found }.step(0);
 }
 
 /// Whether `plan` has at least one match extending `binding`.
@@ -104,114 +104,109 @@ pub fn exists(graph: &SentenceGraph, plan: &Plan, binding: &mut Binding) -> bool
 /// A candidate edge: head, dependent, which edge, its label and the label's relation code.
 type Candidate<'g> = (NodeIndex, NodeIndex, EdgeRefId, &'g str, u8);
 
-/// Returns false when the search must stop.
-fn step(
-    graph: &SentenceGraph,
-    plan: &Plan,
-    withouts: &[Plan],
-    index: usize,
-    binding: &mut Binding,
-    found: &mut dyn FnMut(&Binding) -> bool,
-) -> bool {
-    let Some(current) = plan.steps.get(index) else {
-        for without in withouts {
-            if exists(graph, without, binding) {
+/// One search in progress: what every step reads, in one place rather than passed down each
+/// recursive call.
+struct Search<'s, 'g> {
+    graph: &'s SentenceGraph<'g>,
+    plan: &'s Plan,
+    withouts: &'s [Plan],
+    binding: &'s mut Binding,
+    found: &'s mut dyn FnMut(&Binding) -> bool,
+}
+
+impl Search<'_, '_> {
+    /// Runs the plan from step `index`; returns false when the search must stop.
+    fn step(&mut self, index: usize) -> bool {
+        let (graph, plan) = (self.graph, self.plan);
+        let Some(current) = plan.steps.get(index) else {
+            for without in self.withouts {
+                if exists(graph, without, self.binding) {
+                    return true;
+                }
+            }
+            return (self.found)(self.binding);
+        };
+        match *current {
+            Step::ScanNodes { var } => {
+                for node in graph.nodes() {
+                    if self.binding.is_used(node) {
+                        continue;
+                    }
+                    self.binding.nodes[var] = Some(node);
+                    let go_on = (plan.is_filtered(index) && !passes(graph, plan, &plan.filters[index], self.binding))
+                        || self.step(index + 1);
+                    self.binding.nodes[var] = None;
+                    if !go_on {
+                        return false;
+                    }
+                }
+                true
+            }
+            Step::ScanEdges { edge, relations } => {
+                let info = plan.edge_info[edge];
+                let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
+                match relations {
+                    // The relation index gives exactly the words with these relations.
+                    Some(bits) if info.basic => {
+                        let filter = info.filter;
+                        graph
+                            .words_with_relations(bits & filter.allowed())
+                            .filter(|&dependent| filter.admits(graph.basic_code(dependent)))
+                            .all(|dependent| self.try_edge(index, edge, basic_edge(graph, dependent)))
+                    }
+                    _ => each_edge(graph, layer, None, None, info.filter, &mut |candidate| self.try_edge(index, edge, candidate)),
+                }
+            }
+            Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
+                let info = plan.edge_info[edge];
+                let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
+                let (from, to) = (self.binding.nodes[info.from], self.binding.nodes[info.to]);
+                each_edge(graph, layer, from, to, info.filter, &mut |candidate| self.try_edge(index, edge, candidate))
+            }
+        }
+    }
+
+    /// Tries one candidate edge for pattern edge `edge` at step `index` (its relation already
+    /// passed the relation filter); false when the search must stop.
+    fn try_edge(&mut self, index: usize, edge: usize, (from, to, id, label, code): Candidate) -> bool {
+        let (graph, plan) = (self.graph, self.plan);
+        let info = &plan.edge_info[edge];
+        if info.from == info.to && from != to {
+            return true;
+        }
+        let binding = &mut *self.binding;
+        if !info.filter.is_sure(code) {
+            let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
+            if !plan.pattern.edges[edge].label.matches(label, &labels) {
                 return true;
             }
         }
-        return found(binding);
-    };
-    match *current {
-        Step::ScanNodes { var } => {
-            for node in graph.nodes() {
-                if binding.is_used(node) {
-                    continue;
-                }
-                binding.nodes[var] = Some(node);
-                let go_on = (plan.is_filtered(index) && !passes(graph, plan, &plan.filters[index], binding))
-                    || step(graph, plan, withouts, index + 1, binding, found);
-                binding.nodes[var] = None;
-                if !go_on {
-                    return false;
-                }
-            }
-            true
-        }
-        Step::ScanEdges { edge, relations } => {
-            let info = plan.edge_info[edge];
-            let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
-            let mut visit = |candidate| try_edge(graph, plan, withouts, index, binding, found, edge, candidate);
-            match relations {
-                // The relation index gives exactly the words with these relations.
-                Some(bits) if info.basic => {
-                    let filter = info.filter;
-                    graph
-                        .words_with_relations(bits & filter.allowed())
-                        .filter(|&dependent| filter.admits(graph.basic_code(dependent)))
-                        .all(|dependent| visit(basic_edge(graph, dependent)))
-                }
-                _ => each_edge(graph, layer, None, None, info.filter, &mut visit),
-            }
-        }
-        Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
-            let info = plan.edge_info[edge];
-            let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
-            let (from, to) = (binding.nodes[info.from], binding.nodes[info.to]);
-            each_edge(graph, layer, from, to, info.filter, &mut |candidate| {
-                try_edge(graph, plan, withouts, index, binding, found, edge, candidate)
-            })
-        }
-    }
-}
-
-/// Tries one candidate edge for pattern edge `edge` at step `index` (its relation already
-/// passed the relation filter); false when the search must stop.
-#[allow(clippy::too_many_arguments)]
-fn try_edge(
-    graph: &SentenceGraph,
-    plan: &Plan,
-    withouts: &[Plan],
-    index: usize,
-    binding: &mut Binding,
-    found: &mut dyn FnMut(&Binding) -> bool,
-    edge: usize,
-    (from, to, id, label, code): Candidate,
-) -> bool {
-    let info = &plan.edge_info[edge];
-    if info.from == info.to && from != to {
-        return true;
-    }
-    if !info.filter.is_sure(code) {
-        let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
-        if !plan.pattern.edges[edge].label.matches(label, &labels) {
+        let bind_from = binding.nodes[info.from].is_none();
+        let bind_to = binding.nodes[info.to].is_none();
+        // Injectivity: a newly bound variable takes a node no other variable has.
+        if (bind_from && binding.is_used(from)) || (bind_to && binding.is_used(to)) || (bind_from && bind_to && from == to) {
             return true;
         }
+        if bind_from {
+            binding.nodes[info.from] = Some(from);
+        }
+        if bind_to {
+            binding.nodes[info.to] = Some(to);
+        }
+        let saved = info.var.map(|e| (e, binding.edges[e].replace(id)));
+        let go_on = (plan.is_filtered(index) && !passes(graph, plan, &plan.filters[index], binding)) || self.step(index + 1);
+        let binding = &mut *self.binding;
+        if bind_from {
+            binding.nodes[info.from] = None;
+        }
+        if bind_to {
+            binding.nodes[info.to] = None;
+        }
+        if let Some((e, previous)) = saved {
+            binding.edges[e] = previous;
+        }
+        go_on
     }
-    let bind_from = binding.nodes[info.from].is_none();
-    let bind_to = binding.nodes[info.to].is_none();
-    // Injectivity: a newly bound variable takes a node no other variable has.
-    if (bind_from && binding.is_used(from)) || (bind_to && binding.is_used(to)) || (bind_from && bind_to && from == to) {
-        return true;
-    }
-    if bind_from {
-        binding.nodes[info.from] = Some(from);
-    }
-    if bind_to {
-        binding.nodes[info.to] = Some(to);
-    }
-    let saved = info.var.map(|e| (e, binding.edges[e].replace(id)));
-    let go_on = (plan.is_filtered(index) && !passes(graph, plan, &plan.filters[index], binding))
-        || step(graph, plan, withouts, index + 1, binding, found);
-    if bind_from {
-        binding.nodes[info.from] = None;
-    }
-    if bind_to {
-        binding.nodes[info.to] = None;
-    }
-    if let Some((e, previous)) = saved {
-        binding.edges[e] = previous;
-    }
-    go_on
 }
 
 /// The current label of a matched edge.

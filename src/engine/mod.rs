@@ -85,6 +85,8 @@ pub struct Workspace {
     binding: Binding,
     /// The sentence graph's allocations.
     graph: GraphBuffers,
+    /// The rules of the current phase whose anchor the sentence's basic tree admits.
+    candidates: Vec<usize>,
     /// What the current round changes, and what the previous one changed.
     changes: rewrite::Changes,
     last: rewrite::Changes,
@@ -154,14 +156,20 @@ impl Enhancer {
         let (relations, upos) = (graph.basic_relations(), graph.upos_tags());
         let limit = STEPS_FLOOR + STEPS_PER_WORD * graph.word_count() as usize;
         let mut steps = 0;
+        let mut candidates = std::mem::take(&mut workspace.candidates);
+        let mut result = Ok(());
         for (name, range) in &self.phases {
-            let candidates: smallvec::SmallVec<[usize; 32]> =
-                range.clone().filter(|&r| self.gates[r].anchor.admits(relations, upos)).collect();
+            candidates.clear();
+            candidates.extend(range.clone().filter(|&r| self.gates[r].anchor.admits(relations, upos)));
             if !candidates.is_empty() {
-                self.run_phase(graph, name, &candidates, &mut steps, limit, workspace)?;
+                result = self.run_phase(graph, name, &candidates, &mut steps, limit, workspace);
+                if result.is_err() {
+                    break;
+                }
             }
         }
-        Ok(())
+        workspace.candidates = candidates;
+        result
     }
 
     /// Runs the given rules (indices into `rules`) to a fixpoint.

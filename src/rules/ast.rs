@@ -653,9 +653,12 @@ impl LabelTest {
             LabelTest::Subtype(s) => label.split_once(':').is_some_and(|(_, sub)| sub == s),
             LabelTest::Regex(re) => re.is_match(label),
             LabelTest::SameLabel(e) => edge_labels(*e).is_some_and(|l| l == label),
-            LabelTest::Alternatives(options) => {
-                options.iter().any(|o| o.matches(label, edge_labels))
-            }
+            // Exact labels compared here, not by a recursive call: most alternatives are exact
+            // labels, and label tests run for most candidate edges.
+            LabelTest::Alternatives(options) => options.iter().any(|o| match o {
+                LabelTest::Exact(l) => l == label,
+                other => other.matches(label, edge_labels),
+            }),
             LabelTest::Not(inner) => !inner.matches(label, edge_labels),
         }
     }
