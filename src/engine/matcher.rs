@@ -47,22 +47,31 @@ impl Clone for Binding {
 }
 
 impl Binding {
-    /// Copies the labels of the bound edges out of the graph (see [`Binding::labels`]).
+    /// Copies the labels of the bound enhanced edges out of the graph (see
+    /// [`Binding::labels`]); basic labels never change and are read from the tree.
     pub fn capture_labels(&mut self, graph: &SentenceGraph) {
         self.labels.clear();
-        self.labels.extend(self.edges.iter().map(|e| e.map_or_else(Label::default, |id| crate::graph::label(edge_label(graph, id)))));
+        self.labels.extend(self.edges.iter().map(|e| match *e {
+            Some(EdgeRefId::Enhanced(id)) => graph.edge(id).map_or_else(Label::default, |(_, _, edge)| edge.label.clone()),
+            _ => Label::default(),
+        }));
     }
 
-    /// The label of bound edge variable `e`, once captured.
-    pub fn label(&self, e: usize) -> Option<&str> {
-        self.edges[e].and(self.labels.get(e)).map(|l| l.as_str())
+    /// The label of bound edge variable `e` as matched, once captured.
+    pub fn label<'a>(&'a self, graph: &'a SentenceGraph, e: usize) -> Option<&'a str> {
+        match self.edges[e]? {
+            EdgeRefId::Basic(n) => Some(graph.basic_deprel(n)),
+            EdgeRefId::Enhanced(_) => self.labels.get(e).map(|l| l.as_str()),
+        }
     }
 
     /// Unbinds everything and sizes the binding for a rule's variables, keeping its buffers.
+    /// A search unbinds what it binds, so only a resized tail needs writing.
     pub fn reset(&mut self, vars: usize, edge_vars: usize) {
-        self.nodes.clear();
+        debug_assert!(self.nodes.iter().all(Option::is_none) && self.edges.iter().all(Option::is_none));
+        self.nodes.truncate(vars);
         self.nodes.resize(vars, None);
-        self.edges.clear();
+        self.edges.truncate(edge_vars);
         self.edges.resize(edge_vars, None);
         self.labels.clear();
     }
@@ -101,8 +110,17 @@ pub fn exists(graph: &SentenceGraph, plan: &Plan, binding: &mut Binding) -> bool
     any
 }
 
-/// A candidate edge: head, dependent, which edge, its label and the label's relation code.
-type Candidate<'g> = (NodeIndex, NodeIndex, EdgeRefId, &'g str, u8);
+/// A candidate edge: head, dependent, which edge, the relation code of its label, and the
+/// label of an enhanced edge. A basic edge's label is read from its word only when a label test
+/// needs the text ([`candidate_label`]): most tests are decided by the relation code.
+type Candidate<'g> = (NodeIndex, NodeIndex, EdgeRefId, u8, Option<&'g Label>);
+
+fn candidate_label<'g>(graph: &'g SentenceGraph, id: EdgeRefId, label: Option<&'g Label>) -> &'g str {
+    match label {
+        Some(label) => label.as_str(),
+        None => edge_label(graph, id),
+    }
+}
 
 /// One search in progress: what every step reads, in one place rather than passed down each
 /// recursive call.
@@ -168,7 +186,7 @@ impl Search<'_, '_> {
 
     /// Tries one candidate edge for pattern edge `edge` at step `index` (its relation already
     /// passed the relation filter); false when the search must stop.
-    fn try_edge(&mut self, index: usize, edge: usize, (from, to, id, label, code): Candidate) -> bool {
+    fn try_edge(&mut self, index: usize, edge: usize, (from, to, id, code, label): Candidate) -> bool {
         let (graph, plan) = (self.graph, self.plan);
         let info = &plan.edge_info[edge];
         if info.from == info.to && from != to {
@@ -177,7 +195,7 @@ impl Search<'_, '_> {
         let binding = &mut *self.binding;
         if !info.filter.is_sure(code) {
             let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
-            if !plan.pattern.edges[edge].label.matches(label, &labels) {
+            if !plan.pattern.edges[edge].label.matches(candidate_label(graph, id, label), &labels) {
                 return true;
             }
         }
@@ -220,7 +238,7 @@ pub fn edge_label<'a>(graph: &'a SentenceGraph, id: EdgeRefId) -> &'a str {
 fn basic_edge<'g>(graph: &SentenceGraph<'g>, dependent: u32) -> Candidate<'g> {
     let head = graph.basic_head(dependent);
     let code = graph.basic_code(dependent);
-    (graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), graph.basic_deprel(dependent), code)
+    (graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), code, None)
 }
 
 /// Calls `visit` on each edge of `layer` from `from` (if bound) to `to` (if bound) that
@@ -270,18 +288,18 @@ fn each_edge<'g>(
             (Some(f), Some(t)) => graph
                 .incoming(t)
                 .filter(|(_, h, e)| *h == f && admits(e.code))
-                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.label.as_str(), e.code))),
+                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.code, Some(&e.label)))),
             (None, Some(t)) => graph
                 .incoming(t)
                 .filter(|(_, _, e)| admits(e.code))
-                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.label.as_str(), e.code))),
+                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.code, Some(&e.label)))),
             (Some(f), None) => graph
                 .outgoing(f)
                 .filter(|(_, _, e)| admits(e.code))
-                .all(|(id, d, e)| visit((f, d, EdgeRefId::Enhanced(id), e.label.as_str(), e.code))),
+                .all(|(id, d, e)| visit((f, d, EdgeRefId::Enhanced(id), e.code, Some(&e.label)))),
             (None, None) => graph.petgraph().edge_references().filter(|e| admits(e.weight().code)).all(|e| {
                 let w = e.weight();
-                visit((e.source(), e.target(), EdgeRefId::Enhanced(e.id()), w.label.as_str(), w.code))
+                visit((e.source(), e.target(), EdgeRefId::Enhanced(e.id()), w.code, Some(&w.label)))
             }),
         },
     }
@@ -301,8 +319,8 @@ fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters,
         let filter = plan.edge_info[i].filter;
         let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
         // No edge passes the test: the visit stops (false) at the first that does.
-        each_edge(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], filter, &mut |(_, _, _, label, code)| {
-            !(filter.is_sure(code) || test.label.matches(label, &labels))
+        each_edge(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], filter, &mut |(_, _, id, code, label)| {
+            !(filter.is_sure(code) || test.label.matches(candidate_label(graph, id, label), &labels))
         })
     }) && filters.order.iter().all(|&i| order_test(graph, &pattern.order[i], binding))
 }

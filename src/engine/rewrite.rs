@@ -46,10 +46,10 @@ impl Changes {
         self.removed |= 1u64 << (code & !crate::graph::SUBTYPED);
     }
 
-    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, label: &str) {
-        let code = crate::graph::relation_code(label);
+    /// An edge was added, or relabelled to `label` (whose relation code is `code`).
+    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, code: u8, label: Label) {
         self.added_relations |= 1u64 << (code & !crate::graph::SUBTYPED);
-        self.added.push(AddedEdge { head, dependent, code, label: crate::graph::label(label) });
+        self.added.push(AddedEdge { head, dependent, code, label });
     }
 }
 
@@ -69,8 +69,9 @@ pub fn apply(
             CheckedAction::AddEdge { from, to, label: template } => {
                 let (from, to) = (binding.node(*from), binding.node(*to));
                 if from != to && render(graph, template, binding, label) {
-                    if graph.add_edge(from, to, crate::graph::label(label), origin) {
-                        changes.added(from, to, label);
+                    let label = crate::graph::label(label);
+                    if let Some(code) = graph.add_edge(from, to, label.clone(), origin) {
+                        changes.added(from, to, code, label);
                         changed = true;
                     }
                 }
@@ -87,11 +88,11 @@ pub fn apply(
             CheckedAction::Relabel { from, to, label: test, new_label } => {
                 if render(graph, new_label, binding, label) {
                     let (from, to) = (binding.node(*from), binding.node(*to));
+                    let label = crate::graph::label(label);
                     for edge in matching_edges(graph, from, to, test, binding) {
-                        let old = graph.edge(edge).map_or(0, |(_, _, e)| e.code);
-                        if graph.relabel(edge, crate::graph::label(label), origin) {
+                        if let Some((old, new)) = graph.relabel(edge, label.clone(), origin) {
                             changes.removed(old);
-                            changes.added(from, to, label);
+                            changes.added(from, to, new, label.clone());
                             changed = true;
                         }
                     }
@@ -116,25 +117,29 @@ pub fn apply(
             }
             CheckedAction::TransferEdges { mode, direction, from, to, matching } => {
                 let (from, to) = (binding.node(*from), binding.node(*to));
-                let edges: Vec<(EdgeIndex, NodeIndex, Label)> = match direction {
-                    Direction::Incoming => graph.incoming(from).map(|(id, other, e)| (id, other, e.label.clone())).collect(),
-                    Direction::Outgoing => graph.outgoing(from).map(|(id, other, e)| (id, other, e.label.clone())).collect(),
-                };
-                let labels = bound_labels(binding);
-                for (id, other, edge_label) in edges {
-                    if !matching.matches(&edge_label, &labels) || other == to {
-                        continue;
+                // The edges to transfer, chosen before any is changed.
+                let edges: Vec<(EdgeIndex, NodeIndex, Label, u8)> = {
+                    let labels = bound_labels(graph, binding);
+                    let chosen = |&(_, other, e): &(EdgeIndex, NodeIndex, &crate::graph::Edge)| {
+                        other != to && matching.matches(&e.label, &labels)
+                    };
+                    let keep = |(id, other, e): (EdgeIndex, NodeIndex, &crate::graph::Edge)| (id, other, e.label.clone(), e.code);
+                    match direction {
+                        Direction::Incoming => graph.incoming(from).filter(chosen).map(keep).collect(),
+                        Direction::Outgoing => graph.outgoing(from).filter(chosen).map(keep).collect(),
                     }
+                };
+                for (id, other, edge_label, code) in edges {
                     let (head, dependent) = match direction {
                         Direction::Incoming => (other, to),
                         Direction::Outgoing => (to, other),
                     };
-                    if graph.add_edge(head, dependent, edge_label.clone(), origin) {
-                        changes.added(head, dependent, &edge_label);
+                    if let Some(code) = graph.add_edge(head, dependent, edge_label.clone(), origin) {
+                        changes.added(head, dependent, code, edge_label.clone());
                         changed = true;
                     }
                     if *mode == TransferMode::Move && graph.remove_edge(id) {
-                        changes.removed(crate::graph::relation_code(&edge_label));
+                        changes.removed(code);
                         changed = true;
                     }
                 }
@@ -144,8 +149,8 @@ pub fn apply(
     changed
 }
 
-fn bound_labels<'b>(binding: &'b Binding) -> impl Fn(usize) -> Option<&'b str> + 'b {
-    |e| binding.label(e)
+fn bound_labels<'b>(graph: &'b SentenceGraph, binding: &'b Binding) -> impl Fn(usize) -> Option<&'b str> + 'b {
+    |e| binding.label(graph, e)
 }
 
 fn matching_edges(
@@ -155,7 +160,7 @@ fn matching_edges(
     test: &LabelTest,
     binding: &Binding,
 ) -> smallvec::SmallVec<[EdgeIndex; 4]> {
-    let labels = bound_labels(binding);
+    let labels = bound_labels(graph, binding);
     // A dependent has few heads; a head may have many dependents.
     graph
         .incoming(to)
@@ -177,7 +182,7 @@ pub fn render(graph: &SentenceGraph, template: &Template, binding: &Binding, out
         match &part.value {
             TemplateValue::Literal(text) => out.push_str(text),
             TemplateValue::Edge { edge, part } => {
-                if let Some(label) = binding.label(*edge) {
+                if let Some(label) = binding.label(graph, *edge) {
                     let (univ, sub) = label.split_once(':').unwrap_or((label, ""));
                     out.push_str(match part {
                         crate::rules::ast::EdgeLabelPart::Label => label,

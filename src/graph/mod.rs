@@ -356,14 +356,17 @@ impl<'s> SentenceGraph<'s> {
 
     /// Adds `head → dependent` unless an edge with that label is already there.
     /// Returns whether the graph changed.
-    pub fn add_edge(&mut self, head: NodeIndex, dependent: NodeIndex, label: Label, origin: Origin) -> bool {
+    /// Adds an enhanced edge unless the same one exists; returns the [`relation_code`] of its
+    /// label when added.
+    pub fn add_edge(&mut self, head: NodeIndex, dependent: NodeIndex, label: Label, origin: Origin) -> Option<u8> {
         if self.find_edge(head, dependent, &label).is_some() {
-            return false;
+            return None;
         }
         let edge = Edge::new(label, origin);
+        let code = edge.code;
         self.enhanced_relations |= 1u64 << edge.relation();
         self.buffers.graph.add_edge(head, dependent, edge);
-        true
+        Some(code)
     }
 
     pub fn remove_edge(&mut self, edge: EdgeIndex) -> bool {
@@ -371,19 +374,24 @@ impl<'s> SentenceGraph<'s> {
     }
 
     /// Changes an edge's label; if that would duplicate a parallel edge, the edge is removed.
-    pub fn relabel(&mut self, edge: EdgeIndex, label: Label, origin: Origin) -> bool {
-        let Some((head, dependent)) = self.buffers.graph.edge_endpoints(edge) else { return false };
-        if self.buffers.graph[edge].label == label {
-            return false;
+    /// Returns the [`relation_code`] of the old label and of the new one when the edge changed.
+    pub fn relabel(&mut self, edge: EdgeIndex, label: Label, origin: Origin) -> Option<(u8, u8)> {
+        let (head, dependent) = self.buffers.graph.edge_endpoints(edge)?;
+        let old = &self.buffers.graph[edge];
+        if old.label == label {
+            return None;
         }
+        let old_code = old.code;
         if self.find_edge(head, dependent, &label).is_some() {
             self.buffers.graph.remove_edge(edge);
+            Some((old_code, relation_code(&label)))
         } else {
             let new = Edge::new(label, origin);
+            let new_code = new.code;
             self.enhanced_relations |= 1u64 << new.relation();
             self.buffers.graph[edge] = new;
+            Some((old_code, new_code))
         }
-        true
     }
 
     /// Adds an empty node after word `after`, showing the columns of word `copy_of` (0: none).
