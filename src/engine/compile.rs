@@ -619,7 +619,7 @@ mod tests {
         tests.extend([
             Any,
             Subtype("pass".into()),
-            Regex(regex::Regex::new("^n").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^n").unwrap()),
             Alternatives(vec![exact("obl"), exact("nmod"), exact("obl:arg")]),
             Alternatives(vec![universal("conj"), exact("case")]),
             Not(Box::new(exact("root"))),

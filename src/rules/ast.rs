@@ -22,7 +22,7 @@
 //!   each block is independent.
 //! * Regexes (node values and labels) are *searched* (unanchored): write `^...$` to anchor.
 
-use regex::Regex;
+use super::text_regex::TextRegex as Regex;
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::sync::Arc;

@@ -20,7 +20,7 @@ use super::lexicon::Lexicon;
 use super::profile::{SettingType, SettingValue, Settings, SETTINGS};
 use super::source::SourceMap;
 use crate::conllu::{NodeId, RawBlock, Sentence};
-use regex::Regex;
+use super::text_regex::TextRegex as Regex;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The 17 universal part-of-speech tags.

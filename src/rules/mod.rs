@@ -14,6 +14,7 @@ pub mod load;
 pub mod parser;
 pub mod profile;
 pub mod source;
+pub mod text_regex;
 
 pub use ast::{CheckedRule, RuleSet};
 pub use diagnostic::{Diagnostic, Severity};
