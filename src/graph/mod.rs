@@ -12,7 +12,7 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use smol_str::SmolStr;
 
-pub use relations::{relation_bit, relation_code, relation_index, upos_bit, OTHER_RELATION, RELATIONS, SUBTYPED, UPOS_TAGS};
+pub use relations::{bare_relation_code, relation_bit, relation_code, relation_index, upos_bit, OTHER_RELATION, RELATIONS, SUBTYPED, UPOS_TAGS};
 
 mod relations;
 

@@ -20,6 +20,27 @@ pub fn relation_index(label: &str) -> u32 {
     (relation_code(label) & !SUBTYPED) as u32
 }
 
+/// [`relation_code`] of a bare universal relation, at compile time (`const FIXED: u8 =
+/// bare_relation_code("fixed")`); a name not in [`RELATIONS`] fails the build.
+pub const fn bare_relation_code(name: &str) -> u8 {
+    let mut i = 0;
+    while i < RELATIONS.len() {
+        let candidate = RELATIONS[i].as_bytes();
+        let wanted = name.as_bytes();
+        if candidate.len() == wanted.len() {
+            let mut j = 0;
+            while j < wanted.len() && candidate[j] == wanted[j] {
+                j += 1;
+            }
+            if j == wanted.len() {
+                return i as u8;
+            }
+        }
+        i += 1;
+    }
+    panic!("not a universal relation")
+}
+
 /// Index in [`RELATIONS`] of a universal relation (no subtype).
 fn universal_index(univ: &str) -> u8 {
     match univ {

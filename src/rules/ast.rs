@@ -650,7 +650,7 @@ impl LabelTest {
             LabelTest::Universal(u) => label
                 .strip_prefix(u.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(':')),
-            LabelTest::Subtype(s) => label.split_once(':').is_some_and(|(_, sub)| sub == s),
+            LabelTest::Subtype(s) => label.bytes().position(|b| b == b':').is_some_and(|i| label[i + 1..] == **s),
             LabelTest::Regex(re) => re.is_match(label),
             LabelTest::SameLabel(e) => edge_labels(*e).is_some_and(|l| l == label),
             // Exact labels compared here, not by a recursive call: most alternatives are exact
