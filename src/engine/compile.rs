@@ -6,7 +6,6 @@
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
 use petgraph::stable_graph::NodeIndex;
-use smallvec::SmallVec;
 use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SUBTYPED};
 use crate::rules::ast::{
     CheckedPattern, CheckedRule, CheckedValueTest, Field, Layer, LabelTest, NodeTest, Operand, OrderTest,
@@ -158,23 +157,50 @@ pub struct EdgeInfo {
 /// Groups of universal relations of which the sentence's basic tree must contain at least one
 /// each, and likewise groups of UPOS tags, for the rule to possibly match. Lets the engine skip
 /// most rules per sentence without trying them.
+///
+/// Every rule's anchor is checked for every sentence, so groups sit in small fixed arrays. A
+/// pattern with more groups keeps the first [`ANCHOR_GROUPS`]: the anchor stays a necessary
+/// condition, only a weaker one.
 #[derive(Clone, Debug, Default)]
 pub struct Anchor {
-    pub relation_groups: SmallVec<[u64; 4]>,
-    pub upos_groups: SmallVec<[u32; 4]>,
+    relation_groups: Groups<u64>,
+    upos_groups: Groups<u32>,
     /// Likewise for the enhanced graph: relations of which it must have an edge each.
-    pub enhanced_groups: SmallVec<[u64; 4]>,
+    enhanced_groups: Groups<u64>,
+}
+
+const ANCHOR_GROUPS: usize = 4;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Groups<T> {
+    groups: [T; ANCHOR_GROUPS],
+    len: u8,
+}
+
+impl<T: Copy + PartialEq + Default + std::ops::BitAnd<Output = T>> Groups<T> {
+    fn push(&mut self, group: T) {
+        let len = usize::from(self.len);
+        if len < ANCHOR_GROUPS && !self.groups[..len].contains(&group) {
+            self.groups[len] = group;
+            self.len += 1;
+        }
+    }
+
+    /// Whether `present` meets every group.
+    fn met(&self, present: T) -> bool {
+        self.groups[..usize::from(self.len)].iter().all(|&g| g & present != T::default())
+    }
 }
 
 impl Anchor {
     /// Whether the sentence's basic tree can hold a match.
     pub fn admits(&self, relations: u64, upos: u32) -> bool {
-        self.relation_groups.iter().all(|g| g & relations != 0) && self.upos_groups.iter().all(|g| g & upos != 0)
+        self.relation_groups.met(relations) && self.upos_groups.met(upos)
     }
 
     /// Whether the enhanced graph, with edges of (at most) these relations, can hold a match.
     pub fn admits_enhanced(&self, relations: u64) -> bool {
-        self.enhanced_groups.iter().all(|g| g & relations != 0)
+        self.enhanced_groups.met(relations)
     }
 }
 
