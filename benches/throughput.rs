@@ -5,7 +5,9 @@
 //! - `read+write`: parse every sentence and write it back unchanged (the floor), and
 //! - `enhance`: read → the given profile(s) → write, on one thread and on all threads,
 //! with the ratio of each to the floor, to `basic` and of all threads to one (best rounds, and in
-//! brackets the median of the ratios within a round). Reports figures; asserts nothing about time. For single-core figures on a busy machine, pin it: `taskset -c 0 target/release/deps/throughput-*`.
+//! brackets the median of the ratios within a round), then each profile's ratio to `basic` from
+//! paired runs over pieces of the input (steadier on a shared machine). Reports figures; asserts
+//! nothing about time. For single-core figures on a busy machine, pin it: `taskset -c 0 target/release/deps/throughput-*`.
 
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
 use eudify::engine::Enhancer;
@@ -93,6 +95,59 @@ fn enhance(input: &[u8], enhancer: &Enhancer, threads: usize) -> usize {
     out.0
 }
 
+/// Splits `input` into about `pieces` parts, each ending at a sentence end.
+fn split_at_sentences(input: &[u8], pieces: usize) -> Vec<&[u8]> {
+    let target = input.len() / pieces;
+    let mut parts = Vec::new();
+    let mut start = 0;
+    while start < input.len() {
+        let end = match input[(start + target).min(input.len())..].windows(2).position(|w| w == b"\n\n") {
+            Some(i) => (start + target + i + 2).min(input.len()),
+            None => input.len(),
+        };
+        parts.push(&input[start..end]);
+        start = end;
+    }
+    parts
+}
+
+/// Time of `profile` over time of `basic` on one thread, measured in pairs: each piece of the
+/// input (~70 ms of work) is run with both, back to back, in alternating order, `repeats` times.
+/// A slow spell of a shared machine (seconds long) hits both runs of a pair alike. Returns the
+/// ratio over the whole input (each piece's median pair ratio, weighted by its basic time) and
+/// the lowest and highest ratio of the whole input within one repeat.
+fn paired_ratio(pieces: &[&[u8]], basic: &Enhancer, profile: &Enhancer, repeats: usize) -> (f64, f64, f64) {
+    let median = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let mut pairs = vec![Vec::new(); pieces.len()];
+    for repeat in 0..repeats {
+        for (piece, pairs) in pieces.iter().zip(&mut pairs) {
+            let (b, p) = if repeat % 2 == 0 {
+                let b = time(|| enhance(piece, basic, 1));
+                (b, time(|| enhance(piece, profile, 1)))
+            } else {
+                let p = time(|| enhance(piece, profile, 1));
+                (time(|| enhance(piece, basic, 1)), p)
+            };
+            pairs.push((b.as_secs_f64(), p.as_secs_f64()));
+        }
+    }
+    let (mut weighted, mut weights) = (0.0, 0.0);
+    for pairs in &pairs {
+        let weight = median(pairs.iter().map(|(b, _)| *b).collect());
+        weighted += weight * median(pairs.iter().map(|(b, p)| p / b).collect());
+        weights += weight;
+    }
+    let per_repeat: Vec<f64> = (0..repeats)
+        .map(|r| pairs.iter().map(|p| p[r].1).sum::<f64>() / pairs.iter().map(|p| p[r].0).sum::<f64>())
+        .collect();
+    let low = per_repeat.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = per_repeat.iter().copied().fold(0.0, f64::max);
+    (weighted / weights, low, high)
+}
+
 fn main() {
     let profiles: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let mut profiles = if profiles.is_empty() { vec!["en".to_string(), "cs".to_string()] } else { profiles };
@@ -153,4 +208,13 @@ fn main() {
             println!("{label:<22} {:>10.0}  {ratio:>11.2}  {to_basic:>15}  {scaling:>15}", rate(best(t, p)));
         }
     }
+    // The profile-to-basic ratio on one thread, paired piece by piece (see `paired_ratio`).
+    let pieces = split_at_sentences(&input, 10);
+    println!("× basic on one thread, paired runs over {} pieces × {PAIRED_REPEATS}: ratio [range of whole-input repeats]", pieces.len());
+    for (p, profile) in profiles.iter().enumerate().skip(1) {
+        let (median, low, high) = paired_ratio(&pieces, &enhancers[0], &enhancers[p], PAIRED_REPEATS);
+        println!("{profile:<22} {median:.3} [{low:.3}–{high:.3}]");
+    }
 }
+
+const PAIRED_REPEATS: usize = 6;

@@ -17,7 +17,6 @@ use crate::graph::{GraphBuffers, Origin, SentenceGraph};
 use crate::rules::ast::RuleSet;
 use compile::CompiledRule;
 use matcher::Binding;
-use rustc_hash::FxHashSet;
 use std::ops::Range;
 
 /// Rule applications allowed per sentence: a fixed floor plus a share per word, far above what
@@ -74,7 +73,7 @@ impl Gate {
 #[derive(Debug, Default)]
 pub struct Workspace {
     /// Matches already applied in the current phase (a rule fires once per match).
-    fired: FxHashSet<rewrite::MatchKey>,
+    fired: rewrite::Fired,
     /// Matches found in the current round (the first `match_count`), applied after the
     /// search; later entries are kept for their buffers.
     matches: Vec<(usize, Binding)>,
@@ -183,7 +182,7 @@ impl Enhancer {
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
         let Workspace { fired, matches, match_count, label, binding, changes, last, .. } = workspace;
-        // Clearing a hash set costs its capacity even when it is empty.
+        // Clearing a hash table costs its capacity even when it is empty.
         if !fired.is_empty() {
             fired.clear();
         }
@@ -206,7 +205,7 @@ impl Enhancer {
                 binding.reset(rule.vars.len(), rule.edge_vars.len());
                 let graph: &SentenceGraph = graph;
                 let mut found = |b: &Binding| {
-                    if fired.insert(rewrite::match_key(r as u32, b, match_vars)) {
+                    if fired.insert(r as u32, b, match_vars) {
                         match matches.get_mut(*match_count) {
                             Some((rule, kept)) => {
                                 *rule = r;

@@ -243,20 +243,62 @@ fn push_marker(graph: &SentenceGraph, node: NodeIndex, out: &mut String) {
     }
 }
 
-/// A rule and the nodes and edges of one of its matches.
-pub type MatchKey = smallvec::SmallVec<[u32; 12]>;
+/// The matches applied in a phase, so that a rule fires once per match. A match is known by
+/// its rule and the nodes and edges of its match block; these keys sit end to end in one
+/// buffer, found through a hash table of their ranges: recording a match allocates nothing.
+#[derive(Default)]
+pub struct Fired {
+    keys: Vec<u32>,
+    table: hashbrown::HashTable<(u32, u32)>,
+}
 
-/// Identity of a binding's match-block part, so a rule fires once per match.
-pub fn match_key(rule: u32, binding: &Binding, match_vars: usize) -> MatchKey {
-    let mut key = MatchKey::new();
-    key.push(rule);
-    key.extend(binding.nodes[..match_vars].iter().map(|n| n.map_or(u32::MAX, |n| n.index() as u32)));
-    key.extend(binding.edges.iter().map(|e| match *e {
-        Some(EdgeRefId::Basic(n)) => n,
-        Some(EdgeRefId::Enhanced(id)) => (1 << 31) | id.index() as u32,
-        None => u32::MAX,
-    }));
-    key
+impl std::fmt::Debug for Fired {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Fired({} matches)", self.table.len())
+    }
+}
+
+impl Fired {
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.table.clear();
+    }
+
+    /// Records the match of rule `rule` that `binding` holds (its first `match_vars` node
+    /// variables and every edge variable); false if it was recorded before.
+    pub fn insert(&mut self, rule: u32, binding: &Binding, match_vars: usize) -> bool {
+        let start = self.keys.len();
+        self.keys.push(rule);
+        self.keys.extend(binding.nodes[..match_vars].iter().map(|n| n.map_or(u32::MAX, |n| n.index() as u32)));
+        self.keys.extend(binding.edges.iter().map(|e| match *e {
+            Some(EdgeRefId::Basic(n)) => n,
+            Some(EdgeRefId::Enhanced(id)) => (1 << 31) | id.index() as u32,
+            None => u32::MAX,
+        }));
+        let end = self.keys.len();
+        let keys = &self.keys;
+        let key = &keys[start..end];
+        let hash = key_hash(key);
+        if self.table.find(hash, |&(s, e)| &keys[s as usize..e as usize] == key).is_some() {
+            self.keys.truncate(start);
+            return false;
+        }
+        self.table.insert_unique(hash, (start as u32, end as u32), |&(s, e)| key_hash(&keys[s as usize..e as usize]));
+        true
+    }
+}
+
+fn key_hash(key: &[u32]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    for &k in key {
+        hasher.write_u32(k);
+    }
+    hasher.finish()
 }
 
 #[cfg(test)]
