@@ -454,6 +454,9 @@ pub struct DeltaPlan {
     /// What the basic tree must have around the seed's two ends for the pattern's basic edges
     /// at those ends to match: checked from the sentence's index before any search.
     pub seed_basic: Vec<SeedBasic>,
+    /// The edge copies the label of the basic edge between the same two nodes (`e: H -[…]-> N;
+    /// H =[e.label]=> N`): a seed's label must equal that word's DEPREL.
+    pub basic_twin: bool,
 }
 
 /// One end of a seed edge.
@@ -479,6 +482,18 @@ impl DeltaPlan {
     pub fn admits_seed(&self, code: u8, label: &str) -> bool {
         self.plan.edge_info[self.edge].filter.admits(code)
             && self.seed_tests.iter().all(|(filter, test)| filter.passes(code, || test.matches(label, &|_| None)))
+    }
+
+    /// Whether an added edge's label can be the copy of a basic label that
+    /// [`DeltaPlan::basic_twin`] asks for (true when the plan asks for none).
+    pub fn twin_admits(&self, graph: &crate::graph::SentenceGraph, head: NodeIndex, dependent: NodeIndex, label: &str) -> bool {
+        if !self.basic_twin {
+            return true;
+        }
+        match (graph.word_of(head), graph.word_of(dependent)) {
+            (Some(h), Some(d)) if d != 0 => graph.basic_head(d) == h && graph.basic_deprel(d) == label,
+            _ => false,
+        }
     }
 
     /// Whether the basic tree around an added edge can hold the pattern's basic edges there.
@@ -605,7 +620,12 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
                 .map(|test| (RelationFilter::of(test), test.clone()))
                 .collect();
             let seed_basic = seed_basic(&rule.pattern, e.from, e.to);
-            DeltaPlan { edge: i, plan: self::plan(&rule.pattern, &seeded, &no_edge_vars), seed_tests, seed_basic }
+            let basic_twin = matches!(&e.label, LabelTest::SameLabel(v) if rule.edge_vars.get(*v).is_some_and(|info| {
+                let twin = &rule.pattern.edges[info.edge];
+                twin.layer == Layer::Basic && !twin.negated && (twin.from, twin.to) == (e.from, e.to)
+            }));
+            let plan = self::plan(&rule.pattern, &seeded, &no_edge_vars);
+            DeltaPlan { edge: i, plan, seed_tests, seed_basic, basic_twin }
         })
         .collect::<Vec<_>>();
     let delta_relations = delta_plans
