@@ -171,13 +171,36 @@ pub struct Anchor {
 
 const ANCHOR_GROUPS: usize = 4;
 
-#[derive(Clone, Copy, Debug, Default)]
+/// Unused slots hold all bits, which any non-empty set meets: the check is a fixed number of
+/// tests with no data-dependent branch (anchors are checked for every rule of every sentence).
+#[derive(Clone, Copy, Debug)]
 struct Groups<T> {
     groups: [T; ANCHOR_GROUPS],
     len: u8,
 }
 
-impl<T: Copy + PartialEq + Default + std::ops::BitAnd<Output = T>> Groups<T> {
+impl<T: GroupBits> Default for Groups<T> {
+    fn default() -> Self {
+        Groups { groups: [T::ALL; ANCHOR_GROUPS], len: 0 }
+    }
+}
+
+trait GroupBits: Copy + PartialEq + std::ops::BitAnd<Output = Self> {
+    const ALL: Self;
+    const NONE: Self;
+}
+
+impl GroupBits for u64 {
+    const ALL: u64 = u64::MAX;
+    const NONE: u64 = 0;
+}
+
+impl GroupBits for u32 {
+    const ALL: u32 = u32::MAX;
+    const NONE: u32 = 0;
+}
+
+impl<T: GroupBits> Groups<T> {
     fn push(&mut self, group: T) {
         let len = usize::from(self.len);
         if len < ANCHOR_GROUPS && !self.groups[..len].contains(&group) {
@@ -188,7 +211,10 @@ impl<T: Copy + PartialEq + Default + std::ops::BitAnd<Output = T>> Groups<T> {
 
     /// Whether `present` meets every group.
     fn met(&self, present: T) -> bool {
-        self.groups[..usize::from(self.len)].iter().all(|&g| g & present != T::default())
+        if present == T::NONE {
+            return self.len == 0;
+        }
+        self.groups.iter().fold(true, |ok, &g| ok & (g & present != T::NONE))
     }
 }
 
