@@ -22,7 +22,7 @@
 //!   each block is independent.
 //! * Regexes (node values and labels) are *searched* (unanchored): write `^...$` to anchor.
 
-use super::text_regex::TextRegex as Regex;
+use super::text_regex::TextRegex;
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::sync::Arc;
@@ -603,7 +603,7 @@ pub enum CheckedValueTest {
         case_insensitive: bool,
     },
     /// Compiled (with `(?i)` when case-insensitive); use `is_match` (search).
-    Regex(Regex),
+    Regex(TextRegex),
     /// The value is in this lexicon list (exact comparison).
     InLexicon {
         path: String,
@@ -634,7 +634,7 @@ pub enum LabelTest {
     Universal(String),
     /// Subtype (after the first `:`) equals this.
     Subtype(String),
-    Regex(Regex),
+    Regex(TextRegex),
     /// Same label as the edge bound to this edge variable.
     SameLabel(EdgeVarId),
     Alternatives(Vec<LabelTest>),

@@ -20,7 +20,7 @@ use super::lexicon::Lexicon;
 use super::profile::{SettingType, SettingValue, Settings, SETTINGS};
 use super::source::SourceMap;
 use crate::conllu::{NodeId, RawBlock, Sentence};
-use super::text_regex::TextRegex as Regex;
+use super::text_regex::TextRegex;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The 17 universal part-of-speech tags.
@@ -196,7 +196,7 @@ fn compile_regex(
     case_insensitive: bool,
     span: Span,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<Regex> {
+) -> Option<TextRegex> {
     let full = if case_insensitive {
         format!("(?i){pattern}")
     } else {
@@ -205,12 +205,12 @@ fn compile_regex(
     // Rule sets repeat the same few patterns (`^[\p{L}\p{M}]+$` in many rules); compiling
     // each once per thread makes loading a profile several times faster. Clones share it.
     thread_local! {
-        static COMPILED: std::cell::RefCell<std::collections::HashMap<String, Regex>> = Default::default();
+        static COMPILED: std::cell::RefCell<std::collections::HashMap<String, TextRegex>> = Default::default();
     }
     if let Some(re) = COMPILED.with(|c| c.borrow().get(&full).cloned()) {
         return Some(re);
     }
-    match Regex::new(&full) {
+    match TextRegex::new(&full) {
         Ok(re) => {
             COMPILED.with(|c| c.borrow_mut().insert(full, re.clone()));
             Some(re)
