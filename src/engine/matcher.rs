@@ -23,7 +23,7 @@ pub enum EdgeRefId {
 /// Variables bound so far: `nodes[v]` for node variable `v`, `edges[e]` for edge variable `e`.
 /// Plain vectors, not small-vectors: the matcher indexes them at every step, and a binding
 /// lives in a reused workspace, so their allocation is paid once.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Binding {
     pub nodes: Vec<Option<NodeIndex>>,
     pub edges: Vec<Option<EdgeRefId>>,
@@ -33,20 +33,14 @@ pub struct Binding {
     pub labels: Vec<Label>,
 }
 
-impl Clone for Binding {
-    fn clone(&self) -> Self {
-        Binding { nodes: self.nodes.clone(), edges: self.edges.clone(), labels: self.labels.clone() }
-    }
-
-    /// Reuses `self`'s buffers (matches found in a round are copied into kept bindings).
-    fn clone_from(&mut self, source: &Self) {
-        self.nodes.clone_from(&source.nodes);
-        self.edges.clone_from(&source.edges);
-        self.labels.clone_from(&source.labels);
-    }
-}
-
 impl Binding {
+    /// Makes `self` the match `found` holds, with its labels captured, reusing `self`'s buffers.
+    pub fn keep(&mut self, found: &Binding, graph: &SentenceGraph) {
+        self.nodes.clone_from(&found.nodes);
+        self.edges.clone_from(&found.edges);
+        self.capture_labels(graph);
+    }
+
     /// Copies the labels of the bound enhanced edges out of the graph (see
     /// [`Binding::labels`]); basic labels never change and are read from the tree.
     pub fn capture_labels(&mut self, graph: &SentenceGraph) {

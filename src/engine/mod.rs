@@ -206,14 +206,12 @@ impl Enhancer {
                 let graph: &SentenceGraph = graph;
                 let mut found = |b: &Binding| {
                     if fired.insert(r as u32, b, match_vars) {
-                        match matches.get_mut(*match_count) {
-                            Some((rule, kept)) => {
-                                *rule = r;
-                                kept.clone_from(b);
-                            }
-                            None => matches.push((r, b.clone())),
+                        if matches.len() == *match_count {
+                            matches.push((r, Binding::default()));
                         }
-                        matches[*match_count].1.capture_labels(graph);
+                        let (rule, kept) = &mut matches[*match_count];
+                        *rule = r;
+                        kept.keep(b, graph);
                         *match_count += 1;
                     }
                     true
