@@ -279,24 +279,16 @@ impl<'s> SentenceGraph<'s> {
 
     // --- node attributes ---
 
-    /// The word whose columns a node shows: itself, or the word an empty node copies.
-    fn source_word(&self, index: NodeIndex) -> Option<u32> {
-        match self.buffers.graph[index] {
-            Node::Root => None,
-            Node::Word(n) => Some(n),
-            Node::Empty { copy_of, .. } => (copy_of != 0).then_some(copy_of),
-        }
-    }
-
-    /// A column of a node's word (`_` for the root and blank empty nodes; MISC of an empty
-    /// node is its own, `_`).
+    /// A column of the word a node shows: itself, or the word an empty node copies (`_` for the
+    /// root and blank empty nodes; MISC of an empty node is its own, `_`). One node lookup: this
+    /// runs for every node test and template value.
     pub fn column(&self, index: NodeIndex, column: usize) -> &'s str {
-        if column == MISC && matches!(self.buffers.graph[index], Node::Empty { .. }) {
-            return "_";
-        }
-        match self.source_word(index) {
-            Some(n) => self.sentence.column(self.sentence.word(n), column),
-            None => "_",
+        match self.buffers.graph[index] {
+            Node::Word(n) => self.sentence.column(self.sentence.word(n), column),
+            Node::Empty { copy_of, .. } if copy_of != 0 && column != MISC => {
+                self.sentence.column(self.sentence.word(copy_of), column)
+            }
+            _ => "_",
         }
     }
 
