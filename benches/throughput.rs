@@ -111,16 +111,18 @@ fn split_at_sentences(input: &[u8], pieces: usize) -> Vec<&[u8]> {
     parts
 }
 
+/// The middle value (the upper one of an even count).
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
 /// Time of `profile` over time of `basic` on one thread, measured in pairs: each piece of the
 /// input (~70 ms of work) is run with both, back to back, in alternating order, `repeats` times.
 /// A slow spell of a shared machine (seconds long) hits both runs of a pair alike. Returns the
 /// ratio over the whole input (each piece's median pair ratio, weighted by its basic time) and
 /// the lowest and highest ratio of the whole input within one repeat.
 fn paired_ratio(pieces: &[&[u8]], basic: &Enhancer, profile: &Enhancer, repeats: usize) -> (f64, f64, f64) {
-    let median = |mut values: Vec<f64>| {
-        values.sort_by(f64::total_cmp);
-        values[values.len() / 2]
-    };
     let mut pairs = vec![Vec::new(); pieces.len()];
     for repeat in 0..repeats {
         for (piece, pairs) in pieces.iter().zip(&mut pairs) {
@@ -186,11 +188,8 @@ fn main() {
         }
     }
     let best = |t: usize, p: usize| times[t][p].iter().min().copied().unwrap_or_default();
-    let median_ratio = |a: &[Duration], b: &[Duration]| {
-        let mut ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x.as_secs_f64() / y.as_secs_f64()).collect();
-        ratios.sort_by(f64::total_cmp);
-        ratios[ratios.len() / 2]
-    };
+    let median_ratio =
+        |a: &[Duration], b: &[Duration]| median(a.iter().zip(b).map(|(x, y)| x.as_secs_f64() / y.as_secs_f64()).collect());
     println!("read+write (1 thread): {:.0} tokens/s", rate(floor));
     println!("{:<22} {:>10}  {:>11}  {:>15}  {:>15}", "", "tokens/s", "×read+write", "×basic", "×1 thread");
     let both = |best: f64, median: f64| format!("{best:.2} ({median:.2})");

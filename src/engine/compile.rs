@@ -511,15 +511,10 @@ impl DeltaPlan {
     }
 
     /// Whether an added edge's label can be the copy of a basic label that
-    /// [`DeltaPlan::basic_twin`] asks for (true when the plan asks for none).
-    pub fn twin_admits(&self, graph: &crate::graph::SentenceGraph, head: NodeIndex, dependent: NodeIndex, label: &str) -> bool {
-        if !self.basic_twin {
-            return true;
-        }
-        match (graph.word_of(head), graph.word_of(dependent)) {
-            (Some(h), Some(d)) if d != 0 => graph.basic_head(d) == h && graph.basic_deprel(d) == label,
-            _ => false,
-        }
+    /// [`DeltaPlan::basic_twin`] asks for (true when the plan asks for none). That the basic edge
+    /// joins the same two words is [`SeedBasic::SameEdge`]'s check in `basic_tree_admits`.
+    pub fn twin_admits(&self, graph: &crate::graph::SentenceGraph, dependent: NodeIndex, label: &str) -> bool {
+        !self.basic_twin || graph.word_of(dependent).is_some_and(|d| d != 0 && graph.basic_deprel(d) == label)
     }
 
     /// Whether the basic tree around an added edge can hold the pattern's basic edges there.
