@@ -589,6 +589,12 @@ pub struct CompiledRule {
     pub delta_plans: Vec<DeltaPlan>,
     /// Relations an added edge must have to seed one of the delta plans.
     pub delta_relations: u64,
+    /// The rule is searched once per phase, in the first round (no delta plans, nothing that
+    /// makes it searched whole again), and that search finds each match once (every edge of
+    /// the match block is a basic edge, named, or has a test only one label passes: the
+    /// graph has no two edges with one label between two nodes). Its matches need not be
+    /// recorded to fire once.
+    pub searched_once: bool,
 }
 
 pub fn compile(rule: &CheckedRule) -> CompiledRule {
@@ -653,6 +659,11 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
         .iter()
         .map(|d| d.seed_tests.iter().fold(d.plan.edge_info[d.edge].filter.allowed(), |acc, (f, _)| acc & f.allowed()))
         .fold(0, |acc, bits| acc | bits);
+    let unique_matches = rule.pattern.edges.iter().filter(|e| !e.negated).all(|e| {
+        e.layer == Layer::Basic || e.var.is_some() || matches!(e.label, LabelTest::Exact(_) | LabelTest::SameLabel(_))
+    });
+    let searched_once =
+        delta_plans.is_empty() && removal_sensitive == 0 && addition_sensitive == 0 && !scans_nodes && unique_matches;
     CompiledRule {
         rule: rule.clone(),
         plan,
@@ -663,6 +674,7 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
         scans_nodes,
         delta_plans,
         delta_relations,
+        searched_once,
     }
 }
 

@@ -46,6 +46,7 @@ struct Gate {
     addition_sensitive: u64,
     delta_relations: u64,
     scans_nodes: bool,
+    searched_once: bool,
 }
 
 impl Gate {
@@ -56,6 +57,7 @@ impl Gate {
             addition_sensitive: rule.addition_sensitive,
             delta_relations: rule.delta_relations,
             scans_nodes: rule.scans_nodes,
+            searched_once: rule.searched_once,
         }
     }
 
@@ -204,8 +206,10 @@ impl Enhancer {
                 let match_vars = rule.pattern.new_vars.end;
                 binding.reset(rule.vars.len(), rule.edge_vars.len());
                 let graph: &SentenceGraph = graph;
+                // A rule searched once per phase finds each match once: nothing to record.
+                let record = self.exhaustive_rounds || !gate.searched_once;
                 let mut found = |b: &Binding| {
-                    if fired.insert(r as u32, b, match_vars) {
+                    if !record || fired.insert(r as u32, b, match_vars) {
                         if matches.len() == *match_count {
                             matches.push((r, Binding::default()));
                         }

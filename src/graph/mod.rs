@@ -513,26 +513,71 @@ impl Iterator for RelationWords<'_, '_> {
 
 
 /// Looks up `name` in a FEATS column (`Case=Gen|Number=Sing`), or an attribute in MISC.
-/// A byte scan: this runs for every feature test of every candidate node.
+/// This runs for every feature test of every candidate node: items are skipped eight bytes
+/// at a time ([`find_byte`]), not byte by byte.
 pub fn feature_value<'a>(feats: &'a str, name: &str) -> Option<&'a str> {
     let bytes = feats.as_bytes();
     let key = name.as_bytes();
     let mut start = 0;
-    // Items are short: plain loops beat memchr calls here.
     loop {
         let item = &bytes[start..];
         if item.len() > key.len() && item[key.len()] == b'=' && item.starts_with(key) {
             let value = start + key.len() + 1;
-            let end = bytes[value..].iter().position(|&b| b == b'|').map_or(bytes.len(), |i| value + i);
+            let end = find_byte(&bytes[value..], b'|').map_or(bytes.len(), |i| value + i);
             return Some(&feats[value..end]);
         }
-        start += item.iter().position(|&b| b == b'|')? + 1;
+        start += find_byte(item, b'|')? + 1;
     }
+}
+
+/// The first `needle` in `haystack`, eight bytes per step (a word-at-a-time zero-byte test):
+/// FEATS columns are tens of bytes, too short for a call to a vectorised search to pay off.
+#[inline]
+fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let pattern = ONES * u64::from(needle);
+    let mut chunks = haystack.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let x = u64::from_le_bytes(chunk.try_into().expect("chunks of eight")) ^ pattern;
+        // The lowest set bit marks the first zero byte of `x` exactly (borrows only run upward).
+        let zeros = x.wrapping_sub(ONES) & !x & HIGHS;
+        if zeros != 0 {
+            return Some(offset + (zeros.trailing_zeros() / 8) as usize);
+        }
+        offset += 8;
+    }
+    chunks.remainder().iter().position(|&b| b == needle).map(|i| offset + i)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::feature_value;
+    use super::{feature_value, find_byte};
+
+    /// Every length up to 40, the needle at every position (or none), among bytes that differ
+    /// from it by one bit or sit next to it (the cases a word-at-a-time test could confuse).
+    #[test]
+    fn find_byte_agrees_with_a_byte_scan() {
+        for needle in [b'|', 0x00, 0x7f, 0x80, 0xff] {
+            let fillers = [needle ^ 1, needle ^ 0x80, needle.wrapping_add(1), needle.wrapping_sub(1), 0x01, 0xfe];
+            for len in 0..40 {
+                for at in 0..=len {
+                    for (f, &filler) in fillers.iter().enumerate() {
+                        let mut haystack: Vec<u8> = (0..len).map(|i| if i % 3 == f % 3 { filler } else { fillers[(i + f) % 6] }).collect();
+                        if at < len {
+                            haystack[at] = needle;
+                            if at + 3 < len {
+                                haystack[at + 3] = needle;
+                            }
+                        }
+                        let expected = haystack.iter().position(|&b| b == needle);
+                        assert_eq!(find_byte(&haystack, needle), expected, "{haystack:?} {needle}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn finds_whole_feature_names_only() {
@@ -543,5 +588,12 @@ mod tests {
         assert_eq!(feature_value(feats, "Num"), None);
         assert_eq!(feature_value("_", "Case"), None);
         assert_eq!(feature_value("Case=", "Case"), Some(""));
+        // Items and values across the eight-byte steps of the scan.
+        let long = "Animacy=Anim|Aspect=Imp|Gender=Masc|Number=Sing|Polarity=Pos|VerbForm=Fin|Voice=Act";
+        assert_eq!(feature_value(long, "Voice"), Some("Act"));
+        assert_eq!(feature_value(long, "VerbForm"), Some("Fin"));
+        assert_eq!(feature_value(long, "Polarity"), Some("Pos"));
+        assert_eq!(feature_value(long, "Case"), None);
+        assert_eq!(feature_value("SpaceAfter=No|Translit=ábcdéfgh|X=1", "Translit"), Some("ábcdéfgh"));
     }
 }
