@@ -110,6 +110,21 @@ fn matching_is_edge_induced_over_parallel_edges() {
     assert!(!stdout.contains("\n6.3\t"), "{stdout}");
 }
 
+/// A rule that tests a lexicon list its profile leaves empty cannot match: its anchor admits
+/// no sentence, so it is never searched. With the list filled, the same rule is tried.
+#[test]
+fn a_rule_testing_an_empty_lexicon_list_is_never_tried() {
+    let source = RuleSource::embedded();
+    let anchor_admits_all = |profile: &str| {
+        let rule_set = load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
+        let enhancer = Enhancer::new(&rule_set);
+        let rule = enhancer.rules.iter().find(|r| r.rule.name == "xsubj_subject_listed").expect("a control rule");
+        rule.anchor.admits(u64::MAX, u32::MAX)
+    };
+    assert!(!anchor_admits_all("universal"), "the universal profile lists no control verbs");
+    assert!(anchor_admits_all("cs"), "Czech lists control verbs");
+}
+
 #[test]
 fn a_looping_rule_set_is_stopped_with_the_rule_file_and_sentence() {
     let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "loop", "tests/data/sample.conllu"], b"");
