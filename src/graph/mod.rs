@@ -283,6 +283,13 @@ impl<'s> SentenceGraph<'s> {
     /// root and blank empty nodes; MISC of an empty node is its own, `_`). One node lookup: this
     /// runs for every node test and template value.
     pub fn column(&self, index: NodeIndex, column: usize) -> &'s str {
+        // Word n is node n (`from_basic_in` adds the root, then the words in order): no
+        // lookup in the graph for words.
+        let i = index.index();
+        if let Some(word) = i.checked_sub(1).and_then(|w| self.sentence.words.get(w)) {
+            debug_assert_eq!(self.buffers.word_nodes[i], index);
+            return self.sentence.column(word, column);
+        }
         match self.buffers.graph[index] {
             Node::Word(n) => self.sentence.column(self.sentence.word(n), column),
             Node::Empty { copy_of, .. } if copy_of != 0 && column != MISC => {
