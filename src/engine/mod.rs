@@ -189,6 +189,8 @@ impl Enhancer {
             fired.clear();
         }
         let mut first_round = true;
+        changes.seeds = !self.exhaustive_rounds && rules.iter().any(|&r| self.gates[r].delta_relations != 0);
+        last.seeds = changes.seeds;
         loop {
             *match_count = 0;
             let enhanced = graph.enhanced_relations();

@@ -15,8 +15,11 @@ pub struct Changes {
     pub added_relations: u64,
     /// Whether empty nodes were added.
     pub nodes: bool,
-    /// Edges added or given a new label.
+    /// Edges added or given a new label (when `seeds` is set).
     pub added: Vec<AddedEdge>,
+    /// Whether to record `added`: the seeds of the next round's delta plans. A phase whose
+    /// rules have none needs only the relation sets.
+    pub seeds: bool,
 }
 
 /// An edge a round added or relabelled: a seed for the next round's delta plans.
@@ -49,7 +52,9 @@ impl Changes {
     /// An edge was added, or relabelled to `label` (whose relation code is `code`).
     fn added(&mut self, head: NodeIndex, dependent: NodeIndex, code: u8, label: Label) {
         self.added_relations |= 1u64 << (code & !crate::graph::SUBTYPED);
-        self.added.push(AddedEdge { head, dependent, code, label });
+        if self.seeds {
+            self.added.push(AddedEdge { head, dependent, code, label });
+        }
     }
 }
 
@@ -160,6 +165,16 @@ fn matching_edges(
     test: &LabelTest,
     binding: &Binding,
 ) -> smallvec::SmallVec<[EdgeIndex; 4]> {
+    // A test only one label passes finds at most one edge (the graph has no two edges with one
+    // label between two nodes): the label is read once, not tested edge by edge.
+    let single = match test {
+        LabelTest::Exact(label) => Some(label.as_str()),
+        LabelTest::SameLabel(e) => binding.label(graph, *e),
+        _ => None,
+    };
+    if let Some(label) = single {
+        return graph.find_edge(from, to, label).into_iter().collect();
+    }
     let labels = bound_labels(graph, binding);
     // A dependent has few heads; a head may have many dependents.
     graph
@@ -184,11 +199,11 @@ pub fn render(graph: &SentenceGraph, template: &Template, binding: &Binding, out
             TemplateValue::Edge { edge, part } => {
                 if let Some(label) = binding.label(graph, *edge) {
                     // A byte scan: labels are short, and str::split_once(char) is slower here.
-                    let colon = label.bytes().position(|b| b == b':');
+                    let colon = || label.bytes().position(|b| b == b':');
                     out.push_str(match part {
                         crate::rules::ast::EdgeLabelPart::Label => label,
-                        crate::rules::ast::EdgeLabelPart::Univ => colon.map_or(label, |i| &label[..i]),
-                        crate::rules::ast::EdgeLabelPart::Sub => colon.map_or("", |i| &label[i + 1..]),
+                        crate::rules::ast::EdgeLabelPart::Univ => colon().map_or(label, |i| &label[..i]),
+                        crate::rules::ast::EdgeLabelPart::Sub => colon().map_or("", |i| &label[i + 1..]),
                     });
                 }
             }

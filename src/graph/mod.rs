@@ -586,6 +586,32 @@ mod tests {
         }
     }
 
+    /// The item-by-item walk `feature_value` replaced, as a reference.
+    fn feature_value_by_items<'a>(feats: &'a str, name: &str) -> Option<&'a str> {
+        feats.split('|').find_map(|item| item.strip_prefix(name).and_then(|rest| rest.strip_prefix('=')))
+    }
+
+    #[test]
+    fn feature_lookup_agrees_with_an_item_walk() {
+        let columns = [
+            "_",
+            "Case=Gen|Number[psor]=Sing|NumType=Card|Number=Plur",
+            "Animacy=Anim|Aspect=Imp|Gender=Masc|Number=Sing|Polarity=Pos|VerbForm=Fin|Voice=Act",
+            "SpaceAfter=No|Translit=Ca=se|CaseX=1|Case=|C=Case",
+            "Case=Loc",
+            "Case",
+            "=Case|Case=Nom",
+            "NCase=Acc|Case=Ins",
+            "AdpType=Prep|Case=Loc|LId=v-1",
+        ];
+        let names = ["Case", "Number", "Number[psor]", "NumType", "C", "Voice", "Translit", "X", "CaseX", "Polarity", "LId"];
+        for column in columns {
+            for name in names {
+                assert_eq!(feature_value(column, name), feature_value_by_items(column, name), "{name} in {column}");
+            }
+        }
+    }
+
     #[test]
     fn finds_whole_feature_names_only() {
         let feats = "Case=Gen|Number[psor]=Sing|NumType=Card|Number=Plur";
