@@ -219,6 +219,12 @@ impl<T: GroupBits> Groups<T> {
 }
 
 impl Anchor {
+    /// Relations of which the basic tree must have one for the anchor to be met (all of them
+    /// when it names none): the first group.
+    pub fn first_relations(&self) -> u64 {
+        self.relation_groups.groups[0]
+    }
+
     /// Whether the sentence's basic tree can hold a match.
     pub fn admits(&self, relations: u64, upos: u32) -> bool {
         self.relation_groups.met(relations) && self.upos_groups.met(upos)

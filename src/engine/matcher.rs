@@ -93,7 +93,7 @@ pub fn search(
     binding: &mut Binding,
     found: &mut dyn FnMut(&Binding) -> bool,
 ) {
-    if !passes(graph, plan, &plan.before, binding) {
+    if !plan.before.is_empty() && !passes(graph, plan, &plan.before, binding) {
         return;
     }
     Search { graph, plan, withouts, binding, found }.step(0);
@@ -305,9 +305,6 @@ fn each_edge<'g>(
 }
 
 fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters, binding: &Binding) -> bool {
-    if filters.is_empty() {
-        return true;
-    }
     let pattern = &plan.pattern;
     filters.node_tests.iter().all(|&i| {
         let test = &pattern.nodes[i];

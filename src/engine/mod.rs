@@ -30,6 +30,9 @@ pub struct Enhancer {
     pub rules: Vec<CompiledRule>,
     /// Phase name and its rules (a range of `rules`), in execution order.
     pub phases: Vec<(String, Range<usize>)>,
+    /// For each phase, relations of which a sentence's basic tree needs one for any rule of
+    /// the phase to be tried: most phases of a short sentence are skipped with one test.
+    phase_relations: Vec<u64>,
     pub profile: String,
     /// Search every rule whole in every round, not from the edges the last round added. Slower,
     /// same result: the reference the semi-naive rounds are tested against.
@@ -126,8 +129,10 @@ impl Enhancer {
             rules.extend(phase.rules.iter().map(compile::compile));
             phases.push((phase.name.clone(), start..rules.len()));
         }
-        let gates = rules.iter().map(Gate::of).collect();
-        Enhancer { rules, phases, profile: rule_set.profile.clone(), exhaustive_rounds: false, gates }
+        let gates: Vec<Gate> = rules.iter().map(Gate::of).collect();
+        let phase_relations =
+            phases.iter().map(|(_, range)| gates[range.clone()].iter().fold(0, |bits, g| bits | g.anchor.first_relations())).collect();
+        Enhancer { rules, phases, phase_relations, profile: rule_set.profile.clone(), exhaustive_rounds: false, gates }
     }
 
     pub fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String> {
@@ -159,7 +164,10 @@ impl Enhancer {
         let mut steps = 0;
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
-        for (name, range) in &self.phases {
+        for ((name, range), &needed) in self.phases.iter().zip(&self.phase_relations) {
+            if relations & needed == 0 && relations != 0 {
+                continue;
+            }
             candidates.clear();
             candidates.extend(range.clone().filter(|&r| self.gates[r].anchor.admits(relations, upos)));
             if !candidates.is_empty() {
