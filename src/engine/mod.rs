@@ -165,6 +165,7 @@ impl Enhancer {
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
         for ((name, range), &needed) in self.phases.iter().zip(&self.phase_relations) {
+            // (A sentence with no relation at all, i.e. no word, is left to the rules' anchors.)
             if relations & needed == 0 && relations != 0 {
                 continue;
             }
