@@ -50,10 +50,11 @@ impl Changes {
     }
 
     /// An edge was added, or relabelled to `label` (whose relation code is `code`).
-    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, code: u8, label: Label) {
+    /// The label is copied only when the edge is recorded as a seed.
+    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, code: u8, label: &Label) {
         self.added_relations |= 1u64 << (code & !crate::graph::SUBTYPED);
         if self.seeds {
-            self.added.push(AddedEdge { head, dependent, code, label });
+            self.added.push(AddedEdge { head, dependent, code, label: label.clone() });
         }
     }
 }
@@ -76,7 +77,7 @@ pub fn apply(
                 if from != to && render(graph, template, binding, label) {
                     let label = crate::graph::label(label);
                     if let Some(code) = graph.add_edge(from, to, label.clone(), origin) {
-                        changes.added(from, to, code, label);
+                        changes.added(from, to, code, &label);
                         changed = true;
                     }
                 }
@@ -97,7 +98,7 @@ pub fn apply(
                     for edge in matching_edges(graph, from, to, test, binding) {
                         if let Some((old, new)) = graph.relabel(edge, label.clone(), origin) {
                             changes.removed(old);
-                            changes.added(from, to, new, label.clone());
+                            changes.added(from, to, new, &label);
                             changed = true;
                         }
                     }
@@ -140,7 +141,7 @@ pub fn apply(
                         Direction::Outgoing => (to, other),
                     };
                     if let Some(code) = graph.add_edge(head, dependent, edge_label.clone(), origin) {
-                        changes.added(head, dependent, code, edge_label.clone());
+                        changes.added(head, dependent, code, &edge_label);
                         changed = true;
                     }
                     if *mode == TransferMode::Move && graph.remove_edge(id) {

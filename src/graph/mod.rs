@@ -353,8 +353,6 @@ impl<'s> SentenceGraph<'s> {
             .map(|e| e.id())
     }
 
-    /// Adds `head → dependent` unless an edge with that label is already there.
-    /// Returns whether the graph changed.
     /// Adds an enhanced edge unless the same one exists; returns the [`relation_code`] of its
     /// label when added.
     pub fn add_edge(&mut self, head: NodeIndex, dependent: NodeIndex, label: Label, origin: Origin) -> Option<u8> {
