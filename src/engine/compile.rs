@@ -533,8 +533,8 @@ impl DeltaPlan {
     /// Whether an added edge's label can be the copy of a basic label that
     /// [`DeltaPlan::basic_twin`] asks for (true when the plan asks for none). That the basic edge
     /// joins the same two words is [`SeedBasic::SameEdge`]'s check in `basic_tree_admits`.
-    pub fn twin_admits(&self, graph: &crate::graph::SentenceGraph, dependent: NodeIndex, label: &str) -> bool {
-        !self.basic_twin || graph.word_of(dependent).is_some_and(|d| d != 0 && graph.basic_deprel(d) == label)
+    pub fn twin_admits(&self, graph: &crate::graph::SentenceGraph, dependent: NodeIndex, label: crate::graph::Label) -> bool {
+        !self.basic_twin || graph.word_of(dependent).is_some_and(|d| d != 0 && graph.basic_label(d) == label)
     }
 
     /// Whether the basic tree around an added edge can hold the pattern's basic edges there.

@@ -49,17 +49,22 @@ impl Binding {
             return;
         }
         self.labels.extend(self.edges.iter().map(|e| match *e {
-            Some(EdgeRefId::Enhanced(id)) => graph.edge(id).map_or_else(Label::default, |(_, _, edge)| edge.label.clone()),
-            _ => Label::default(),
+            Some(EdgeRefId::Enhanced(id)) => graph.edge(id).map_or(Label::EMPTY, |(_, _, edge)| edge.label),
+            _ => Label::EMPTY,
         }));
     }
 
     /// The label of bound edge variable `e` as matched, once captured.
-    pub fn label<'a>(&'a self, graph: &'a SentenceGraph, e: usize) -> Option<&'a str> {
+    pub fn label_id(&self, graph: &SentenceGraph, e: usize) -> Option<Label> {
         match self.edges[e]? {
-            EdgeRefId::Basic(n) => Some(graph.basic_deprel(n)),
-            EdgeRefId::Enhanced(_) => self.labels.get(e).map(|l| l.as_str()),
+            EdgeRefId::Basic(n) => Some(graph.basic_label(n)),
+            EdgeRefId::Enhanced(_) => self.labels.get(e).copied(),
         }
+    }
+
+    /// The text of [`Binding::label_id`].
+    pub fn label<'a>(&self, graph: &'a SentenceGraph, e: usize) -> Option<&'a str> {
+        self.label_id(graph, e).map(|l| graph.label_text(l))
     }
 
     /// Unbinds everything and sizes the binding for a rule's variables, keeping its buffers.
@@ -112,11 +117,11 @@ pub fn exists(graph: &SentenceGraph, plan: &Plan, binding: &mut Binding) -> bool
 /// A candidate edge: head, dependent, which edge, the relation code of its label, and the
 /// label of an enhanced edge. A basic edge's label is read from its word only when a label test
 /// needs the text ([`candidate_label`]): most tests are decided by the relation code.
-type Candidate<'g> = (NodeIndex, NodeIndex, EdgeRefId, u8, Option<&'g Label>);
+type Candidate = (NodeIndex, NodeIndex, EdgeRefId, u8, Option<Label>);
 
-fn candidate_label<'g>(graph: &'g SentenceGraph, id: EdgeRefId, label: Option<&'g Label>) -> &'g str {
+fn candidate_label<'g>(graph: &'g SentenceGraph, id: EdgeRefId, label: Option<Label>) -> &'g str {
     match label {
-        Some(label) => label.as_str(),
+        Some(label) => graph.label_text(label),
         None => edge_label(graph, id),
     }
 }
@@ -230,11 +235,11 @@ impl Search<'_, '_> {
 pub fn edge_label<'a>(graph: &'a SentenceGraph, id: EdgeRefId) -> &'a str {
     match id {
         EdgeRefId::Basic(n) => graph.basic_deprel(n),
-        EdgeRefId::Enhanced(e) => graph.edge(e).map_or("", |(_, _, edge)| edge.label.as_str()),
+        EdgeRefId::Enhanced(e) => graph.edge(e).map_or("", |(_, _, edge)| graph.label_text(edge.label)),
     }
 }
 
-fn basic_edge<'g>(graph: &SentenceGraph<'g>, dependent: u32) -> Candidate<'g> {
+fn basic_edge(graph: &SentenceGraph, dependent: u32) -> Candidate {
     let head = graph.basic_head(dependent);
     let code = graph.basic_code(dependent);
     (graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), code, None)
@@ -243,13 +248,13 @@ fn basic_edge<'g>(graph: &SentenceGraph<'g>, dependent: u32) -> Candidate<'g> {
 /// Calls `visit` on each edge of `layer` from `from` (if bound) to `to` (if bound) that
 /// `filter` admits, until it returns false; returns false then.
 /// Edges are offered directly from the graph, not collected first.
-fn each_edge<'g>(
-    graph: &'g SentenceGraph,
+fn each_edge(
+    graph: &SentenceGraph,
     layer: Layer,
     from: Option<NodeIndex>,
     to: Option<NodeIndex>,
     filter: RelationFilter,
-    visit: &mut impl FnMut(Candidate<'g>) -> bool,
+    visit: &mut impl FnMut(Candidate) -> bool,
 ) -> bool {
     let admits = |code: u8| filter.admits(code);
     match layer {
@@ -287,18 +292,18 @@ fn each_edge<'g>(
             (Some(f), Some(t)) => graph
                 .incoming(t)
                 .filter(|(_, h, e)| *h == f && admits(e.code))
-                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.code, Some(&e.label)))),
+                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.code, Some(e.label)))),
             (None, Some(t)) => graph
                 .incoming(t)
                 .filter(|(_, _, e)| admits(e.code))
-                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.code, Some(&e.label)))),
+                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.code, Some(e.label)))),
             (Some(f), None) => graph
                 .outgoing(f)
                 .filter(|(_, _, e)| admits(e.code))
-                .all(|(id, d, e)| visit((f, d, EdgeRefId::Enhanced(id), e.code, Some(&e.label)))),
+                .all(|(id, d, e)| visit((f, d, EdgeRefId::Enhanced(id), e.code, Some(e.label)))),
             (None, None) => graph.petgraph().edge_references().filter(|e| admits(e.weight().code)).all(|e| {
                 let w = e.weight();
-                visit((e.source(), e.target(), EdgeRefId::Enhanced(e.id()), w.code, Some(&w.label)))
+                visit((e.source(), e.target(), EdgeRefId::Enhanced(e.id()), w.code, Some(w.label)))
             }),
         },
     }

@@ -242,8 +242,8 @@ impl Enhancer {
                         let (head, dependent) = (added.head, added.dependent);
                         let distinct = test.from != test.to;
                         if (distinct && head == dependent)
-                            || !delta.twin_admits(graph, dependent, &added.label)
-                            || !delta.admits_seed(added.code, &added.label)
+                            || !delta.twin_admits(graph, dependent, added.label)
+                            || !delta.admits_seed(added.code, graph.label_text(added.label))
                             || !delta.basic_tree_admits(graph, head, dependent)
                         {
                             continue;

@@ -2,7 +2,9 @@
 
 use super::matcher::{Binding, EdgeRefId};
 use crate::graph::{Label, Node, Origin, SentenceGraph};
-use crate::rules::ast::{CheckedAction, Direction, LabelTest, Place, Template, TemplateValue, TransferMode};
+use crate::rules::ast::{
+    CheckedAction, Direction, EdgeLabelPart, LabelTest, Place, Template, TemplatePart, TemplateValue, TransferMode,
+};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 /// What a round of rewriting changed, for deciding what the next round must search.
@@ -50,11 +52,10 @@ impl Changes {
     }
 
     /// An edge was added, or relabelled to `label` (whose relation code is `code`).
-    /// The label is copied only when the edge is recorded as a seed.
-    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, code: u8, label: &Label) {
+    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, code: u8, label: Label) {
         self.added_relations |= 1u64 << (code & !crate::graph::SUBTYPED);
         if self.seeds {
-            self.added.push(AddedEdge { head, dependent, code, label: label.clone() });
+            self.added.push(AddedEdge { head, dependent, code, label });
         }
     }
 }
@@ -74,10 +75,12 @@ pub fn apply(
         match action {
             CheckedAction::AddEdge { from, to, label: template } => {
                 let (from, to) = (binding.node(*from), binding.node(*to));
-                if from != to && render(graph, template, binding, label) {
-                    let label = crate::graph::label(label);
-                    if let Some(code) = graph.add_edge(from, to, label.clone(), origin) {
-                        changes.added(from, to, code, &label);
+                if from == to {
+                    continue;
+                }
+                if let Some(label) = label_of(graph, template, binding, label) {
+                    if let Some(code) = graph.add_edge(from, to, label, origin) {
+                        changes.added(from, to, code, label);
                         changed = true;
                     }
                 }
@@ -92,13 +95,12 @@ pub fn apply(
                 }
             }
             CheckedAction::Relabel { from, to, label: test, new_label } => {
-                if render(graph, new_label, binding, label) {
+                if let Some(label) = label_of(graph, new_label, binding, label) {
                     let (from, to) = (binding.node(*from), binding.node(*to));
-                    let label = crate::graph::label(label);
                     for edge in matching_edges(graph, from, to, test, binding) {
-                        if let Some((old, new)) = graph.relabel(edge, label.clone(), origin) {
+                        if let Some((old, new)) = graph.relabel(edge, label, origin) {
                             changes.removed(old);
-                            changes.added(from, to, new, &label);
+                            changes.added(from, to, new, label);
                             changed = true;
                         }
                     }
@@ -127,9 +129,9 @@ pub fn apply(
                 let edges: Vec<(EdgeIndex, NodeIndex, Label, u8)> = {
                     let labels = bound_labels(graph, binding);
                     let chosen = |&(_, other, e): &(EdgeIndex, NodeIndex, &crate::graph::Edge)| {
-                        other != to && matching.matches(&e.label, &labels)
+                        other != to && matching.matches(graph.label_text(e.label), &labels)
                     };
-                    let keep = |(id, other, e): (EdgeIndex, NodeIndex, &crate::graph::Edge)| (id, other, e.label.clone(), e.code);
+                    let keep = |(id, other, e): (EdgeIndex, NodeIndex, &crate::graph::Edge)| (id, other, e.label, e.code);
                     match direction {
                         Direction::Incoming => graph.incoming(from).filter(chosen).map(keep).collect(),
                         Direction::Outgoing => graph.outgoing(from).filter(chosen).map(keep).collect(),
@@ -140,8 +142,8 @@ pub fn apply(
                         Direction::Incoming => (other, to),
                         Direction::Outgoing => (to, other),
                     };
-                    if let Some(code) = graph.add_edge(head, dependent, edge_label.clone(), origin) {
-                        changes.added(head, dependent, code, &edge_label);
+                    if let Some(code) = graph.add_edge(head, dependent, edge_label, origin) {
+                        changes.added(head, dependent, code, edge_label);
                         changed = true;
                     }
                     if *mode == TransferMode::Move && graph.remove_edge(id) {
@@ -169,20 +171,31 @@ fn matching_edges(
     // A test only one label passes finds at most one edge (the graph has no two edges with one
     // label between two nodes): the label is read once, not tested edge by edge.
     let single = match test {
-        LabelTest::Exact(label) => Some(label.as_str()),
-        LabelTest::SameLabel(e) => binding.label(graph, *e),
+        // A label the graph never had is on no edge.
+        LabelTest::Exact(label) => Some(graph.find_label(label)),
+        LabelTest::SameLabel(e) => Some(binding.label_id(graph, *e)),
         _ => None,
     };
     if let Some(label) = single {
-        return graph.find_edge(from, to, label).into_iter().collect();
+        return label.and_then(|label| graph.find_edge(from, to, label)).into_iter().collect();
     }
     let labels = bound_labels(graph, binding);
     // A dependent has few heads; a head may have many dependents.
     graph
         .incoming(to)
-        .filter(|(_, h, e)| *h == from && test.matches(&e.label, &labels))
+        .filter(|(_, h, e)| *h == from && test.matches(graph.label_text(e.label), &labels))
         .map(|(id, _, _)| id)
         .collect()
+}
+
+/// The label a template gives for `binding` (`None`: a required part has no value, and the
+/// action is skipped for this match). `out` holds the text while it is built.
+fn label_of(graph: &mut SentenceGraph, template: &Template, binding: &Binding, out: &mut String) -> Option<Label> {
+    // `{e.label}` alone, as in `H =[e.label]=> N`: the matched label itself, no text built.
+    if let [TemplatePart { value: TemplateValue::Edge { edge, part: EdgeLabelPart::Label }, optional: false }] = template.parts[..] {
+        return binding.label_id(graph, edge).filter(|&l| l != Label::EMPTY);
+    }
+    render(graph, template, binding, out).then(|| graph.intern(out))
 }
 
 /// Writes the label a template gives for `binding` into `out`; false when a required part has

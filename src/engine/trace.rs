@@ -29,7 +29,7 @@ impl Enhancer {
                     .map(|(_, head, edge)| ExplainedEdge {
                         dependent,
                         head: id_of(head),
-                        label: edge.label.to_string(),
+                        label: graph.label_text(edge.label).to_string(),
                         origin: edge.origin,
                     })
                     .collect::<Vec<_>>()

@@ -10,23 +10,12 @@ use crate::conllu::{EnhancedLayer, NodeId, Sentence};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
-use smol_str::SmolStr;
 
+pub use labels::{Label, LabelTable};
 pub use relations::{bare_relation_code, relation_bit, relation_code, relation_index, upos_bit, OTHER_RELATION, RELATIONS, SUBTYPED, UPOS_TAGS};
 
+mod labels;
 mod relations;
-
-/// An enhanced relation label, e.g. `obl:from` (short labels are stored inline).
-pub type Label = SmolStr;
-
-/// A [`Label`] from text; labels up to 23 bytes (nearly all) are copied inline, not allocated.
-pub fn label(text: &str) -> Label {
-    if text.len() <= 23 {
-        SmolStr::new_inline(text)
-    } else {
-        SmolStr::new(text)
-    }
-}
 
 /// What created or last changed an edge.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -36,20 +25,17 @@ pub enum Origin {
     Rule(u32),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Edge {
+    /// Its text is [`SentenceGraph::label_text`].
     pub label: Label,
     pub origin: Origin,
-    /// [`relation_code`] of the label, kept so matching can test relations as bits.
+    /// [`relation_code`] of the label, kept beside it so matching tests relations as bits
+    /// without a table lookup.
     pub code: u8,
 }
 
 impl Edge {
-    pub fn new(label: Label, origin: Origin) -> Edge {
-        let code = relation_code(&label);
-        Edge { label, origin, code }
-    }
-
     /// [`relation_index`] of the label.
     pub fn relation(&self) -> u8 {
         self.code & !SUBTYPED
@@ -102,6 +88,10 @@ pub struct GraphBuffers {
     relation_words: Vec<u32>,
     /// [`relation_code`] of each word's basic DEPREL (word `n` at `n - 1`).
     word_code: Vec<u8>,
+    /// Each word's basic DEPREL, interned (word `n` at `n - 1`).
+    word_label: Vec<Label>,
+    /// The labels of this thread's graphs, kept from sentence to sentence.
+    labels: LabelTable,
 }
 
 /// Buffers for sentences longer than this are not kept (one long sentence would otherwise
@@ -127,7 +117,10 @@ impl<'s> SentenceGraph<'s> {
             empty_nodes,
             relation_words,
             word_code,
+            word_label,
+            labels,
         } = &mut buffers;
+        labels.trim();
         let n = sentence.words.len();
         graph.clear();
         graph.reserve_nodes(n + 1);
@@ -144,16 +137,19 @@ impl<'s> SentenceGraph<'s> {
         child_relations.resize(n + 1, 0);
         let mut relation_start = [0u32; 65];
         word_code.clear();
+        word_label.clear();
         let (mut upos, mut basic_relations) = (0, 0);
         for word in &sentence.words {
             let deprel = sentence.column(word, DEPREL);
-            let code = relation_code(deprel);
+            let label = labels.intern(deprel);
+            let code = labels.code(label);
             let relation = (code & !SUBTYPED) as usize;
-            let edge = Edge { label: label(deprel), origin: Origin::Basic, code };
+            let edge = Edge { label, origin: Origin::Basic, code };
             graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
             children_start[word.head as usize + 1] += 1;
             child_relations[word.head as usize] |= 1u64 << relation;
             word_code.push(code);
+            word_label.push(label);
             relation_start[relation + 1] += 1;
             basic_relations |= 1u64 << relation;
             upos |= upos_bit(sentence.column(word, UPOS));
@@ -185,10 +181,8 @@ impl<'s> SentenceGraph<'s> {
     /// Gives back the graph's allocations for the next sentence (none after a very long one).
     pub fn into_buffers(mut self) -> GraphBuffers {
         if self.buffers.word_nodes.capacity() > KEEP_WORDS + 1 {
-            return GraphBuffers::default();
+            return GraphBuffers { labels: std::mem::take(&mut self.buffers.labels), ..GraphBuffers::default() };
         }
-        // Labels are dropped now rather than when the buffers are next used.
-        self.buffers.graph.clear();
         self.buffers
     }
 
@@ -257,6 +251,11 @@ impl<'s> SentenceGraph<'s> {
 
     pub fn basic_deprel(&self, n: u32) -> &'s str {
         self.sentence.column(self.sentence.word(n), DEPREL)
+    }
+
+    /// Word `n`'s basic DEPREL as a [`Label`].
+    pub fn basic_label(&self, n: u32) -> Label {
+        self.buffers.word_label[n as usize - 1]
     }
 
     /// Relations (bits) of the basic children of word `n` (0: the root).
@@ -332,6 +331,21 @@ impl<'s> SentenceGraph<'s> {
 
     // --- the enhanced graph ---
 
+    /// The text of a label of this graph.
+    pub fn label_text(&self, label: Label) -> &str {
+        self.buffers.labels.text(label)
+    }
+
+    /// The [`Label`] of `text`, added to the graph's labels if new.
+    pub fn intern(&mut self, text: &str) -> Label {
+        self.buffers.labels.intern(text)
+    }
+
+    /// The [`Label`] of `text`, if some edge may have it.
+    pub fn find_label(&self, text: &str) -> Option<Label> {
+        self.buffers.labels.find(text)
+    }
+
     pub fn incoming(&self, node: NodeIndex) -> impl Iterator<Item = (EdgeIndex, NodeIndex, &Edge)> + '_ {
         self.buffers.graph.edges_directed(node, Direction::Incoming).map(|e| (e.id(), e.source(), e.weight()))
     }
@@ -345,7 +359,7 @@ impl<'s> SentenceGraph<'s> {
         Some((head, dependent, &self.buffers.graph[edge]))
     }
 
-    pub fn find_edge(&self, head: NodeIndex, dependent: NodeIndex, label: &str) -> Option<EdgeIndex> {
+    pub fn find_edge(&self, head: NodeIndex, dependent: NodeIndex, label: Label) -> Option<EdgeIndex> {
         // From the dependent's few heads, not the head's many dependents.
         self.buffers.graph
             .edges_directed(dependent, Direction::Incoming)
@@ -356,11 +370,11 @@ impl<'s> SentenceGraph<'s> {
     /// Adds an enhanced edge unless the same one exists; returns the [`relation_code`] of its
     /// label when added.
     pub fn add_edge(&mut self, head: NodeIndex, dependent: NodeIndex, label: Label, origin: Origin) -> Option<u8> {
-        if self.find_edge(head, dependent, &label).is_some() {
+        if self.find_edge(head, dependent, label).is_some() {
             return None;
         }
-        let edge = Edge::new(label, origin);
-        let code = edge.code;
+        let code = self.buffers.labels.code(label);
+        let edge = Edge { label, origin, code };
         self.enhanced_relations |= 1u64 << edge.relation();
         self.buffers.graph.add_edge(head, dependent, edge);
         Some(code)
@@ -379,12 +393,12 @@ impl<'s> SentenceGraph<'s> {
             return None;
         }
         let old_code = old.code;
-        if self.find_edge(head, dependent, &label).is_some() {
+        let new_code = self.buffers.labels.code(label);
+        if self.find_edge(head, dependent, label).is_some() {
             self.buffers.graph.remove_edge(edge);
-            Some((old_code, relation_code(&label)))
+            Some((old_code, new_code))
         } else {
-            let new = Edge::new(label, origin);
-            let new_code = new.code;
+            let new = Edge { label, origin, code: new_code };
             self.enhanced_relations |= 1u64 << new.relation();
             self.buffers.graph[edge] = new;
             Some((old_code, new_code))
@@ -443,7 +457,7 @@ impl<'s> SentenceGraph<'s> {
         let mut deps: Vec<(NodeId, &str)> = Vec::new();
         let mut write_deps = |layer: &mut EnhancedLayer, node: NodeIndex| {
             deps.clear();
-            deps.extend(self.incoming(node).map(|(_, head, edge)| (id_of(head), edge.label.as_str())));
+            deps.extend(self.incoming(node).map(|(_, head, edge)| (id_of(head), self.label_text(edge.label))));
             deps.sort_unstable();
             deps.dedup();
             let out = layer.buffer();
