@@ -42,7 +42,7 @@ pub struct LabelTable {
     recent: Vec<(ShortKey, Label)>,
 }
 
-const RECENT: usize = 256;
+const RECENT: usize = 512;
 
 /// Up to 16 bytes of text as two overlapping words and the length: equal keys, equal texts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -73,9 +73,11 @@ impl ShortKey {
         Some(ShortKey { head, tail, len: n as u64 })
     }
 
+    /// The top bits of a multiplicative hash: they depend on every bit of the key.
     fn slot(self) -> usize {
-        let mixed = (self.head ^ self.tail.rotate_left(29) ^ self.len).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (mixed >> 56) as usize % RECENT
+        let mixed = (self.head.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ self.tail ^ self.len.rotate_left(32))
+            .wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        (mixed >> (64 - RECENT.trailing_zeros())) as usize
     }
 }
 
@@ -186,6 +188,12 @@ impl LabelTable {
 mod tests {
     use super::{Label, LabelTable, KEEP_LABELS};
     use crate::graph::relation_code;
+
+    /// What interning buys in memory: an edge is a label id, its origin and its relation code.
+    #[test]
+    fn an_edge_is_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<crate::graph::Edge>(), 16);
+    }
 
     #[test]
     fn equal_texts_get_one_id_and_keep_their_text_and_code() {
