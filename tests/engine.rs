@@ -189,3 +189,35 @@ fn check_passes_on_embedded_rules_and_fails_on_broken_ones() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("zz_broken.rules:") && stderr.contains('^'), "{stderr}");
 }
+
+/// A thread's label table is cleared between sentences once it holds more than 65,536 labels:
+/// sentences after one with 70,000 distinct labels, some of them its labels again, are enhanced
+/// exactly as on their own, and that sentence keeps every label.
+#[test]
+fn sentences_after_a_flood_of_distinct_labels_are_enhanced_as_alone() {
+    let sample = std::fs::read("tests/data/sample.conllu").unwrap();
+    let mut flood = String::from("# sent_id = flood\n1\tx\tx\tX\t_\t_\t0\troot\t_\t_\n");
+    for n in 2..=70_001 {
+        flood.push_str(&format!("{n}\tx\tx\tX\t_\t_\t1\tdep:w{n}\t_\t_\n"));
+    }
+    flood.push('\n');
+    let mut echo = String::from("# sent_id = echo\n1\tx\tx\tX\t_\t_\t0\troot\t_\t_\n");
+    for (i, n) in (69_000..=70_001).step_by(7).enumerate() {
+        echo.push_str(&format!("{}\tx\tx\tX\t_\t_\t1\tdep:w{n}\t_\t_\n", i + 2));
+    }
+    echo.push('\n');
+    let after = [echo.as_bytes(), sample.as_slice()].concat();
+    let input = [sample.as_slice(), flood.as_bytes(), &after].concat();
+    let enhance = |input: &[u8]| {
+        let output = run(&["enhance", "--lang", "en", "--threads", "1"], input);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        text(&output.stdout)
+    };
+    let (sample_alone, after_alone, out) = (enhance(&sample), enhance(&after), enhance(&input));
+    assert!(out.starts_with(&sample_alone), "the sample before the flood differs");
+    assert!(out.ends_with(&after_alone), "the sentences after the flood differ");
+    let flood_out = &out[sample_alone.len()..out.len() - after_alone.len()];
+    for n in [2, 35_000, 70_001] {
+        assert!(flood_out.contains(&format!("\n{n}\tx\tx\tX\t_\t_\t1\tdep:w{n}\t1:dep:w{n}\t_\n")), "word {n}");
+    }
+}
