@@ -4,6 +4,7 @@
 //! dropped, as a parser would give it), then reports tokens/s of
 //! - `read+write`: parse every sentence and write it back unchanged (the floor), and
 //! - `enhance`: read → the given profile(s) → write, on one thread and on all threads,
+//!
 //! with the ratio of each to the floor, to `basic` and of all threads to one (best rounds, and in
 //! brackets the median of the ratios within a round), then each profile's ratio to `basic` from
 //! paired runs over pieces of the input (steadier on a shared machine). Reports figures; asserts

@@ -221,3 +221,21 @@ fn sentences_after_a_flood_of_distinct_labels_are_enhanced_as_alone() {
         assert!(flood_out.contains(&format!("\n{n}\tx\tx\tX\t_\t_\t1\tdep:w{n}\t1:dep:w{n}\t_\n")), "word {n}");
     }
 }
+
+/// `~=` compares whole values lower-cased, ASCII or not.
+#[test]
+fn case_insensitive_value_tests_fold_ascii_and_other_values() {
+    let forms = ["She", "SHE", "she", "Shed", "sh", "Été", "ÉTÉ", "été", "ete", "Étés"];
+    let mut input = String::new();
+    for (i, form) in forms.iter().enumerate() {
+        input.push_str(&format!("# sent_id = f{i}\n1\t{form}\tx\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n\n"));
+    }
+    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "casefold"], input.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for form in forms {
+        let folded = stdout.contains(&format!("\t{form}\tx\tPRON\t_\t_\t2\tnsubj\t2:dep:folded|2:nsubj\t"));
+        let expected = ["She", "SHE", "she", "Été", "ÉTÉ", "été"].contains(&form);
+        assert_eq!(folded, expected, "{form}: {stdout}");
+    }
+}

@@ -288,6 +288,8 @@ const FEATS: &[&str] = &[
 
 /// One valid basic tree of 1..=max words; DEPS `_` or, now and then, the basic tree (to check
 /// that enhancement ignores it). Returns the sentence.
+// `w` is the word's number in the sentence as much as an index into `head`.
+#[allow(clippy::needless_range_loop)]
 fn random_sentence(rng: &mut Rng, index: usize, max_words: usize, lemmas: &[&str]) -> String {
     let n = 1 + rng.below(max_words);
     let head = random_heads(rng, n);

@@ -72,7 +72,8 @@ fn progress_bar(files: &[std::path::PathBuf], asked: bool) -> Option<indicatif::
         .map(|f| if f.as_os_str() == "-" { None } else { std::fs::metadata(f).ok().map(|m| m.len()) })
         .sum();
     let large = sizes.is_some_and(|total| total > PROGRESS_THRESHOLD);
-    if !asked && !(large && io::stderr().is_terminal()) {
+    let shown = asked || (large && io::stderr().is_terminal());
+    if !shown {
         return None;
     }
     let bar = match sizes {

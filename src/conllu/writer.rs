@@ -45,7 +45,7 @@ impl EnhancedLayer {
     /// Records the bytes appended since `start` as the columns after ID of empty node `id`.
     /// Empty nodes must be added in `NodeId` order.
     pub fn end_empty_node(&mut self, id: NodeId, start: u32) {
-        debug_assert!(self.empty_nodes.last().map_or(true, |e| e.id < id));
+        debug_assert!(self.empty_nodes.last().is_none_or(|e| e.id < id));
         self.empty_nodes.push(EmptyNodeLine { id, rest: start..self.text.len() as u32 });
     }
 

@@ -345,10 +345,13 @@ fn field_test(graph: &SentenceGraph, node: NodeIndex, test: &FieldTest) -> bool 
         None => false,
         Some(value) => match &test.test {
             CheckedValueTest::Equals { values, case_insensitive: false } => values.iter().any(|v| v == value),
-            CheckedValueTest::Equals { values, case_insensitive: true } => {
-                let lower = value.to_lowercase();
-                values.iter().any(|v| *v == lower)
-            }
+            // `values` are lower-cased. An ASCII value is compared byte by byte, lower-casing as it
+            // goes; only other values are lower-cased into a new string (Unicode lower-casing
+            // depends on context: a final sigma).
+            CheckedValueTest::Equals { values, case_insensitive: true } if value.is_ascii() => values
+                .iter()
+                .any(|v| v.len() == value.len() && v.bytes().zip(value.bytes()).all(|(a, b)| a == b.to_ascii_lowercase())),
+            CheckedValueTest::Equals { values, case_insensitive: true } => values.contains(&value.to_lowercase()),
             CheckedValueTest::Regex(re) => re.is_match(value),
             CheckedValueTest::InLexicon { words, .. } => words.contains(value),
             CheckedValueTest::Present => true,

@@ -162,7 +162,7 @@ impl<'s> SentenceGraph<'s> {
         }
         children.clear();
         children.resize(n, 0);
-        next_child.clone_from(&children_start);
+        next_child.clone_from(children_start);
         relation_words.clear();
         relation_words.resize(n, 0);
         let mut next_relation = relation_start;

@@ -114,7 +114,7 @@ pub fn check_files(
             let enabled = rule
                 .guard
                 .as_ref()
-                .map_or(true, |g| eval_guard(g, ctx.settings));
+                .is_none_or(|g| eval_guard(g, ctx.settings));
             match checked {
                 Some(checked) if enabled => active.push(checked),
                 _ if !enabled => inactive.push(rule.name.text.clone()),
@@ -1024,7 +1024,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             let enabled = part
                 .guard
                 .as_ref()
-                .map_or(true, |g| eval_guard(g, self.ctx.settings));
+                .is_none_or(|g| eval_guard(g, self.ctx.settings));
             if enabled {
                 parts.push(TemplatePart {
                     value,
@@ -1115,7 +1115,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             let enabled = expectation
                 .guard
                 .as_ref()
-                .map_or(true, |g| eval_guard(g, self.ctx.settings));
+                .is_none_or(|g| eval_guard(g, self.ctx.settings));
             for line in &expectation.lines {
                 let id_ok = NodeId::parse(&line.id).is_some_and(|id| !id.is_root());
                 if !id_ok {
