@@ -92,6 +92,9 @@ pub struct GraphBuffers {
     word_label: Vec<Label>,
     /// The labels of this thread's graphs, kept from sentence to sentence.
     labels: LabelTable,
+    /// Scratch space of [`SentenceGraph::write_layer`]: output ids, and one node's DEPS.
+    output_ids: Vec<(NodeIndex, NodeId)>,
+    deps: Vec<(NodeId, Label)>,
 }
 
 /// Buffers for sentences longer than this are not kept (one long sentence would otherwise
@@ -119,6 +122,8 @@ impl<'s> SentenceGraph<'s> {
             word_code,
             word_label,
             labels,
+            output_ids: _,
+            deps: _,
         } = &mut buffers;
         labels.trim();
         let n = sentence.words.len();
@@ -415,7 +420,15 @@ impl<'s> SentenceGraph<'s> {
     /// The `NodeId` each node will have on output: empty nodes numbered `after.1, after.2, …`
     /// in creation order.
     pub fn output_ids(&self) -> Vec<(NodeIndex, NodeId)> {
-        let mut ids: Vec<(NodeIndex, NodeId)> = Vec::with_capacity(self.buffers.word_nodes.len() + self.buffers.empty_nodes.len());
+        let mut ids = Vec::new();
+        self.output_ids_into(&mut ids);
+        ids
+    }
+
+    /// [`SentenceGraph::output_ids`] into `ids` (cleared first).
+    fn output_ids_into(&self, ids: &mut Vec<(NodeIndex, NodeId)>) {
+        ids.clear();
+        ids.reserve(self.buffers.word_nodes.len() + self.buffers.empty_nodes.len());
         for (n, &index) in self.buffers.word_nodes.iter().enumerate() {
             ids.push((index, NodeId::word(n as u32)));
         }
@@ -437,14 +450,23 @@ impl<'s> SentenceGraph<'s> {
             previous = after;
             ids.push((index, NodeId::empty(after, k)));
         }
-        ids
     }
 
     /// Writes the enhanced graph as DEPS (sorted by head, then label; no duplicates) and the
     /// empty-node lines into `layer`.
-    pub fn write_layer(&self, layer: &mut EnhancedLayer) {
+    /// Its scratch vectors are the graph's buffers: nothing is allocated once they are large
+    /// enough (sentences without empty nodes).
+    pub fn write_layer(&mut self, layer: &mut EnhancedLayer) {
+        let mut ids = std::mem::take(&mut self.buffers.output_ids);
+        let mut deps = std::mem::take(&mut self.buffers.deps);
+        self.output_ids_into(&mut ids);
+        self.write_layer_with(layer, &ids, &mut deps);
+        self.buffers.output_ids = ids;
+        self.buffers.deps = deps;
+    }
+
+    fn write_layer_with(&self, layer: &mut EnhancedLayer, ids: &[(NodeIndex, NodeId)], deps: &mut Vec<(NodeId, Label)>) {
         layer.clear();
-        let ids = self.output_ids();
         let id_of = |index: NodeIndex| -> NodeId {
             // Word nodes come first and in order; empty nodes are few.
             let i = index.index();
@@ -454,12 +476,14 @@ impl<'s> SentenceGraph<'s> {
                 ids.iter().find(|(n, _)| *n == index).map(|(_, id)| *id).unwrap_or_default()
             }
         };
-        let mut deps: Vec<(NodeId, &str)> = Vec::new();
         let mut write_deps = |layer: &mut EnhancedLayer, node: NodeIndex| {
             deps.clear();
-            deps.extend(self.incoming(node).map(|(_, head, edge)| (id_of(head), self.label_text(edge.label))));
-            deps.sort_unstable();
-            deps.dedup();
+            deps.extend(self.incoming(node).map(|(_, head, edge)| (id_of(head), edge.label)));
+            if deps.len() > 1 {
+                // By head, then label text; one label text is one id.
+                deps.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| self.label_text(a.1).cmp(self.label_text(b.1))));
+                deps.dedup();
+            }
             let out = layer.buffer();
             if deps.is_empty() {
                 out.push(b'_');
@@ -470,7 +494,7 @@ impl<'s> SentenceGraph<'s> {
                 }
                 head.write_to(out);
                 out.push(b':');
-                out.extend_from_slice(label.as_bytes());
+                out.extend_from_slice(self.label_text(*label).as_bytes());
             }
         };
         for &node in &self.buffers.word_nodes[1..] {
