@@ -12,7 +12,9 @@ use super::relation_code;
 use std::hash::Hasher;
 
 /// An interned label: an index into a [`LabelTable`]. `Label::default()` is the empty label.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Not ordered: ids follow the order labels were first met on a thread, so output that is
+/// sorted by label sorts by text ([`LabelTable::text`]), whatever the thread.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Label(u32);
 
 impl Label {
