@@ -83,9 +83,6 @@ impl ShortKey {
     }
 }
 
-/// The empty label's text, for a table not used yet.
-const EMPTY_ENTRY: Entry = Entry { start: 0, end: 0, code: 0 };
-
 impl Default for LabelTable {
     /// Allocates nothing: a graph's buffers are replaced by a default while the graph is in use.
     fn default() -> Self {
@@ -97,6 +94,12 @@ impl std::fmt::Debug for LabelTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "LabelTable({} labels)", self.entries.len())
     }
+}
+
+/// The text of entry `id`, among the texts `all` that `entries` delimit.
+fn entry_text<'t>(all: &'t str, entries: &[Entry], id: u32) -> &'t str {
+    let e = entries[id as usize];
+    &all[e.start as usize..e.end as usize]
 }
 
 fn hash(text: &str) -> u64 {
@@ -133,11 +136,7 @@ impl LabelTable {
     fn intern_in_table(&mut self, text: &str) -> Label {
         let hash = hash(text);
         let LabelTable { text: all, entries, index, .. } = self;
-        let of = |id: u32| {
-            let e = entries[id as usize];
-            &all[e.start as usize..e.end as usize]
-        };
-        if let Some(&id) = index.find(hash, |&id| of(id) == text) {
+        if let Some(&id) = index.find(hash, |&id| entry_text(all, entries, id) == text) {
             return Label(id);
         }
         let id = entries.len() as u32;
@@ -145,22 +144,21 @@ impl LabelTable {
         all.push_str(text);
         entries.push(Entry { start, end: all.len() as u32, code: relation_code(text) });
         let (all, entries) = (&*all, &*entries);
-        index.insert_unique(hash, id, |&id| {
-            let e = entries[id as usize];
-            self::hash(&all[e.start as usize..e.end as usize])
-        });
+        index.insert_unique(hash, id, |&id| self::hash(entry_text(all, entries, id)));
         Label(id)
     }
 
     /// The id of `text` if it is in the table (no edge can have a label that is not).
     pub fn find(&self, text: &str) -> Option<Label> {
-        self.index.find(hash(text), |&id| self.text(Label(id)) == text).map(|&id| Label(id))
+        self.index.find(hash(text), |&id| entry_text(&self.text, &self.entries, id) == text).map(|&id| Label(id))
     }
 
     pub fn text(&self, label: Label) -> &str {
         // (The empty label of a table not used yet has no entry.)
-        let e = self.entries.get(label.0 as usize).copied().unwrap_or(EMPTY_ENTRY);
-        &self.text[e.start as usize..e.end as usize]
+        if self.entries.is_empty() {
+            return "";
+        }
+        entry_text(&self.text, &self.entries, label.0)
     }
 
     /// [`relation_code`] of the label, computed when it was added (a label this table gave).
