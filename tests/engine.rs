@@ -239,3 +239,60 @@ fn case_insensitive_value_tests_fold_ascii_and_other_values() {
         assert_eq!(folded, expected, "{form}: {stdout}");
     }
 }
+
+/// Lemma tests are answered once per distinct lemma of a thread and kept: whatever lemmas came
+/// before (the same ones tested by other rules, or 70,000 others, past the table's limit), a
+/// sentence is enhanced as on its own.
+#[test]
+fn lemma_tests_answer_as_alone_after_the_same_and_a_flood_of_other_lemmas() {
+    let lemmas = ["want", "Want", "Été", "été", "ÉTÉ", "x1", "_", "wanted"];
+    let sentence = |id: &str, lemma: &str| format!("# sent_id = {id}\n1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tw\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n");
+    let mut tests = String::new();
+    for (i, lemma) in lemmas.iter().enumerate() {
+        tests.push_str(&sentence(&format!("t{i}"), lemma));
+    }
+    // Lower-case letters only (digits spelt a-j), so that every flood lemma passes the regex.
+    let word = |n: usize| n.to_string().bytes().map(|d| char::from(d - b'0' + b'a')).collect::<String>();
+    let mut flood = String::from("# sent_id = flood\n1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n");
+    for n in 2..=70_001 {
+        flood.push_str(&format!("{n}\tw\t{}\tNOUN\t_\t_\t1\tobj\t_\t_\n", word(n)));
+    }
+    flood.push('\n');
+    let input = [tests.as_str(), &tests, &flood, &sentence("echo", &word(70_001)), &tests].concat();
+    let enhance = |input: &str| {
+        let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "lemmas", "--threads", "1"], input.as_bytes());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let alone = enhance(&tests);
+    let out = enhance(&input);
+    assert!(out.starts_with(&[alone.as_str(), &alone].concat()), "the same lemmas again differ");
+    assert!(out.ends_with(&[enhance(&sentence("echo", &word(70_001))), alone.clone()].concat()), "after the flood");
+    for n in [2, 35_000, 70_001] {
+        let w = word(n);
+        assert!(out.contains(&format!("\n{n}\tw\t{w}\tNOUN\t_\t_\t1\tobj\t1:dep:lower|1:dep:unlisted|1:obj|1:obj:{w}\t_\n")), "word {n}");
+    }
+    let deps_of = |lemma: &str| {
+        let line = alone.lines().find(|l| l.starts_with("2\t") && l.split('\t').nth(2) == Some(lemma)).unwrap();
+        line.split('\t').nth(8).unwrap().to_string()
+    };
+    assert_eq!(deps_of("want"), "1:dep:listed|1:dep:lower|1:obj|1:obj:want");
+    assert_eq!(deps_of("Want"), "1:obj|1:obj:want");
+    assert_eq!(deps_of("Été"), "1:dep:listed|1:obj|1:obj:été");
+    assert_eq!(deps_of("été"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:été");
+    assert_eq!(deps_of("ÉTÉ"), "1:obj|1:obj:été");
+    assert_eq!(deps_of("x1"), "1:obj|1:obj:x1");
+    assert_eq!(deps_of("_"), "1:obj");
+    assert_eq!(deps_of("wanted"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:wanted");
+}
+
+/// Only lemma tests get a bit of the lemma table, and equal tests in different rules share one:
+/// English's rules test lemmas with the "marker is a word" class (case and coordination rules),
+/// the two control lists and the relative-pronoun list.
+#[test]
+fn lemma_tests_of_a_rule_set_are_numbered_once_each() {
+    let rule_set = load_ruleset(&RuleSource::embedded(), "en").unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(Enhancer::new(&rule_set).lemma_tests.len(), 4);
+    let basic = load_ruleset(&RuleSource::embedded(), "basic").unwrap_or_else(|e| panic!("{}", e.render()));
+    assert!(Enhancer::new(&basic).lemma_tests.is_empty());
+}

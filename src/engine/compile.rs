@@ -5,10 +5,11 @@
 //! specific label, whose two ends bind at once) and then follows edges outward from bound nodes,
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
+use super::lemmas::LemmaTests;
 use petgraph::stable_graph::NodeIndex;
 use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SUBTYPED};
 use crate::rules::ast::{
-    CheckedPattern, CheckedRule, CheckedValueTest, Field, Layer, LabelTest, NodeTest, Operand, OrderTest,
+    CheckedPattern, CheckedRule, CheckedValueTest, Field, FieldTest, Layer, LabelTest, NodeTest, Operand, OrderTest,
     VarId,
 };
 
@@ -132,6 +133,8 @@ impl RelationFilter {
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub pattern: CheckedPattern,
+    /// `node_tests[i]`: the tests of `pattern.nodes[i]` as the matcher runs them.
+    pub node_tests: Vec<NodeChecks>,
     pub steps: Vec<Step>,
     /// `filters[i]` runs after step `i`; `before` runs before the first step (tests on variables
     /// bound outside this pattern).
@@ -141,6 +144,23 @@ pub struct Plan {
     pub edge_info: Vec<EdgeInfo>,
     /// Bit `i`: `filters[i]` has tests (steps from 64 on are always tested).
     pub filtered_steps: u64,
+}
+
+/// The field tests of one pattern node, as the matcher runs them.
+#[derive(Clone, Debug)]
+pub struct NodeChecks {
+    pub var: VarId,
+    pub checks: Vec<FieldCheck>,
+}
+
+/// How the matcher runs one field test of a pattern node.
+#[derive(Clone, Debug)]
+pub enum FieldCheck {
+    /// A lemma test answered once per interned lemma and kept as bit `bit`
+    /// ([`super::lemmas::Lemmas`]).
+    Lemma { bit: u8, test: CheckedValueTest, negated: bool },
+    /// Any other test, run on the field's text.
+    Text(FieldTest),
 }
 
 /// A pattern edge as the matcher's inner loop needs it: a few bytes in one place rather than
@@ -335,7 +355,7 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
 
 /// Compiles `pattern`, given the node variables bound before it starts (`bound_before[v]`)
 /// and whether its edge variables are (`edge_vars_before[e]`).
-pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &[bool]) -> Plan {
+pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &[bool], lemma_tests: &mut LemmaTests) -> Plan {
     let mut bound = bound_before.to_vec();
     let mut edge_vars_bound = edge_vars_before.to_vec();
     // An edge whose label compares with an edge variable waits until that variable is bound.
@@ -441,7 +461,25 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
         .iter()
         .enumerate()
         .fold(0u64, |bits, (i, f)| if i >= 64 || f.is_empty() { bits } else { bits | 1 << i });
-    Plan { pattern: pattern.clone(), steps, filters, before, edge_info, filtered_steps }
+    let node_tests = pattern
+        .nodes
+        .iter()
+        .map(|n| NodeChecks {
+            var: n.var,
+            checks: n
+                .tests
+                .iter()
+                .map(|t| {
+                    let bit = if t.field == Field::Lemma { lemma_tests.register(&t.test) } else { None };
+                    match bit {
+                        Some(bit) => FieldCheck::Lemma { bit, test: t.test.clone(), negated: t.negated },
+                        None => FieldCheck::Text(t.clone()),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    Plan { pattern: pattern.clone(), node_tests, steps, filters, before, edge_info, filtered_steps }
 }
 
 /// Which tests of a pattern are already scheduled.
@@ -617,17 +655,18 @@ pub struct CompiledRule {
     pub searched_once: bool,
 }
 
-pub fn compile(rule: &CheckedRule) -> CompiledRule {
+/// Compiles `rule`; its lemma tests are numbered in `lemma_tests`, shared by a rule set.
+pub fn compile(rule: &CheckedRule, lemma_tests: &mut LemmaTests) -> CompiledRule {
     let var_count = rule.vars.len();
     let mut bound = vec![false; var_count];
     let no_edge_vars = vec![false; rule.edge_vars.len()];
-    let plan = plan(&rule.pattern, &bound, &no_edge_vars);
+    let plan = plan(&rule.pattern, &bound, &no_edge_vars, lemma_tests);
     for v in rule.pattern.new_vars.clone() {
         bound[v] = true;
     }
     // Edge variables are all bound by the match block.
     let all_edge_vars = vec![true; rule.edge_vars.len()];
-    let withouts: Vec<Plan> = rule.withouts.iter().map(|w| self::plan(w, &bound, &all_edge_vars)).collect();
+    let withouts: Vec<Plan> = rule.withouts.iter().map(|w| self::plan(w, &bound, &all_edge_vars, lemma_tests)).collect();
     let anchor = anchor_of(&rule.pattern);
     let relations_of = |e: &crate::rules::ast::EdgeTest| match &e.label {
         // The same label as a matched edge: that edge's own test says which relations.
@@ -671,7 +710,7 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
                 let twin = &rule.pattern.edges[info.edge];
                 twin.layer == Layer::Basic && !twin.negated && (twin.from, twin.to) == (e.from, e.to)
             }));
-            let plan = self::plan(&rule.pattern, &seeded, &no_edge_vars);
+            let plan = self::plan(&rule.pattern, &seeded, &no_edge_vars, lemma_tests);
             DeltaPlan { edge: i, plan, seed_tests, seed_basic, basic_twin }
         })
         .collect::<Vec<_>>();

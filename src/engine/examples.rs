@@ -42,7 +42,9 @@ impl Enhancer {
         let mut graph = SentenceGraph::from_basic(&sentence);
         let phase = self.rules[rule].rule.phase.clone();
         let limit = super::STEPS_FLOOR;
-        self.run_phase(&mut graph, &phase, &[rule], &mut 0, limit, &mut super::Workspace::default()).map_err(|e| e.to_string())?;
+        let mut workspace = super::Workspace::default();
+        self.prepare(&graph, &mut workspace);
+        self.run_phase(&mut graph, &phase, &[rule], &mut 0, limit, &mut workspace).map_err(|e| e.to_string())?;
         let mut layer = EnhancedLayer::default();
         graph.write_layer(&mut layer);
         let mut out = Vec::new();

@@ -5,10 +5,11 @@
 //! the pattern names the edge), and distinct variables bind distinct nodes. petgraph's
 //! isomorphism search is node-induced and confused by parallel edges, hence this matcher.
 
-use super::compile::{Plan, RelationFilter, Step};
+use super::compile::{FieldCheck, Plan, RelationFilter, Step};
+use super::lemmas::Lemmas;
 use crate::graph::{feature_value, Label, SentenceGraph};
 use crate::conllu::sentence::{FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
-use crate::rules::ast::{CheckedValueTest, Field, FieldTest, Layer, OrderTest, Operand};
+use crate::rules::ast::{Field, FieldTest, Layer, OrderTest, Operand};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 
@@ -90,24 +91,26 @@ impl Binding {
 }
 
 /// Calls `found` for each complete match of `plan` extending `binding`, until it returns false.
-/// `withouts` are checked on each complete match (a match of any of them rejects it).
+/// `withouts` are checked on each complete match (a match of any of them rejects it). Lemma
+/// tests read and fill `lemmas`.
 pub fn search(
     graph: &SentenceGraph,
+    lemmas: &mut Lemmas,
     plan: &Plan,
     withouts: &[Plan],
     binding: &mut Binding,
     found: &mut dyn FnMut(&Binding) -> bool,
 ) {
-    if !plan.before.is_empty() && !passes(graph, plan, &plan.before, binding) {
+    if !plan.before.is_empty() && !passes(graph, lemmas, plan, &plan.before, binding) {
         return;
     }
-    Search { graph, plan, withouts, binding, found }.step(0);
+    Search { graph, lemmas, plan, withouts, binding, found }.step(0);
 }
 
 /// Whether `plan` has at least one match extending `binding`.
-pub fn exists(graph: &SentenceGraph, plan: &Plan, binding: &mut Binding) -> bool {
+pub fn exists(graph: &SentenceGraph, lemmas: &mut Lemmas, plan: &Plan, binding: &mut Binding) -> bool {
     let mut any = false;
-    search(graph, plan, &[], binding, &mut |_| {
+    search(graph, lemmas, plan, &[], binding, &mut |_| {
         any = true;
         false
     });
@@ -130,6 +133,7 @@ fn candidate_label<'g>(graph: &'g SentenceGraph, id: EdgeRefId, label: Option<La
 /// recursive call.
 struct Search<'s, 'g> {
     graph: &'s SentenceGraph<'g>,
+    lemmas: &'s mut Lemmas,
     plan: &'s Plan,
     withouts: &'s [Plan],
     binding: &'s mut Binding,
@@ -142,7 +146,7 @@ impl Search<'_, '_> {
         let (graph, plan) = (self.graph, self.plan);
         let Some(current) = plan.steps.get(index) else {
             for without in self.withouts {
-                if exists(graph, without, self.binding) {
+                if exists(graph, self.lemmas, without, self.binding) {
                     return true;
                 }
             }
@@ -155,7 +159,7 @@ impl Search<'_, '_> {
                         continue;
                     }
                     self.binding.nodes[var] = Some(node);
-                    let go_on = (plan.is_filtered(index) && !passes(graph, plan, &plan.filters[index], self.binding))
+                    let go_on = (plan.is_filtered(index) && !passes(graph, self.lemmas, plan, &plan.filters[index], self.binding))
                         || self.step(index + 1);
                     self.binding.nodes[var] = None;
                     if !go_on {
@@ -216,7 +220,8 @@ impl Search<'_, '_> {
             binding.nodes[info.to] = Some(to);
         }
         let saved = info.var.map(|e| (e, binding.edges[e].replace(id)));
-        let go_on = (plan.is_filtered(index) && !passes(graph, plan, &plan.filters[index], binding)) || self.step(index + 1);
+        let go_on =
+            (plan.is_filtered(index) && !passes(graph, self.lemmas, plan, &plan.filters[index], binding)) || self.step(index + 1);
         let binding = &mut *self.binding;
         if bind_from {
             binding.nodes[info.from] = None;
@@ -309,12 +314,15 @@ fn each_edge(
     }
 }
 
-fn passes(graph: &SentenceGraph, plan: &Plan, filters: &super::compile::Filters, binding: &Binding) -> bool {
+fn passes(graph: &SentenceGraph, lemmas: &mut Lemmas, plan: &Plan, filters: &super::compile::Filters, binding: &Binding) -> bool {
     let pattern = &plan.pattern;
     filters.node_tests.iter().all(|&i| {
-        let test = &pattern.nodes[i];
-        let node = binding.node(test.var);
-        test.tests.iter().all(|t| field_test(graph, node, t))
+        let node_tests = &plan.node_tests[i];
+        let node = binding.node(node_tests.var);
+        node_tests.checks.iter().all(|check| match check {
+            FieldCheck::Lemma { bit, test, negated } => lemmas.holds(graph, node, *bit, test) != *negated,
+            FieldCheck::Text(test) => field_test(graph, node, test),
+        })
     }) && filters.absent_edges.iter().all(|&i| {
         let test = &pattern.edges[i];
         let filter = plan.edge_info[i].filter;
@@ -341,22 +349,7 @@ pub fn field_value<'s>(graph: &SentenceGraph<'s>, node: NodeIndex, field: &Field
 }
 
 fn field_test(graph: &SentenceGraph, node: NodeIndex, test: &FieldTest) -> bool {
-    let holds = match field_value(graph, node, &test.field) {
-        None => false,
-        Some(value) => match &test.test {
-            CheckedValueTest::Equals { values, case_insensitive: false } => values.iter().any(|v| v == value),
-            // `values` are lower-cased. An ASCII value is compared byte by byte, lower-casing as it
-            // goes; only other values are lower-cased into a new string (Unicode lower-casing
-            // depends on context: a final sigma).
-            CheckedValueTest::Equals { values, case_insensitive: true } if value.is_ascii() => values
-                .iter()
-                .any(|v| v.len() == value.len() && v.bytes().zip(value.bytes()).all(|(a, b)| a == b.to_ascii_lowercase())),
-            CheckedValueTest::Equals { values, case_insensitive: true } => values.contains(&value.to_lowercase()),
-            CheckedValueTest::Regex(re) => re.is_match(value),
-            CheckedValueTest::InLexicon { words, .. } => words.contains(value),
-            CheckedValueTest::Present => true,
-        },
-    };
+    let holds = field_value(graph, node, &test.field).is_some_and(|value| test.test.holds(value));
     holds != test.negated
 }
 

@@ -8,6 +8,7 @@
 
 pub mod compile;
 pub mod examples;
+pub mod lemmas;
 pub mod matcher;
 pub mod rewrite;
 pub mod trace;
@@ -16,6 +17,8 @@ use crate::conllu::{EnhancedLayer, Sentence};
 use crate::graph::{GraphBuffers, Origin, SentenceGraph};
 use crate::rules::ast::RuleSet;
 use compile::CompiledRule;
+use lemmas::{LemmaTests, Lemmas};
+use std::sync::atomic::{AtomicU64, Ordering};
 use matcher::Binding;
 use std::ops::Range;
 
@@ -40,7 +43,15 @@ pub struct Enhancer {
     /// `gates[r]`: what the scheduler reads of rule `r` in every round, packed together (a
     /// compiled rule is large, and reading these from it costs cache misses).
     gates: Vec<Gate>,
+    /// The lemma tests of the rules, each answered once per distinct lemma.
+    pub lemma_tests: LemmaTests,
+    /// Tells this enhancer's workspaces apart from another's: their lemma tables hold answers
+    /// to this enhancer's lemma tests.
+    id: u64,
 }
+
+/// Ids of enhancers made so far.
+static ENHANCERS: AtomicU64 = AtomicU64::new(0);
 
 #[derive(Debug, Clone)]
 struct Gate {
@@ -89,6 +100,8 @@ pub struct Workspace {
     binding: Binding,
     /// The sentence graph's allocations.
     graph: GraphBuffers,
+    /// The thread's interned lemmas.
+    lemmas: Lemmas,
     /// The rules of the current phase whose anchor the sentence's basic tree admits.
     candidates: Vec<usize>,
     /// What the current round changes, and what the previous one changed.
@@ -124,15 +137,26 @@ impl Enhancer {
     pub fn new(rule_set: &RuleSet) -> Self {
         let mut rules = Vec::new();
         let mut phases = Vec::new();
+        let mut lemma_tests = LemmaTests::default();
         for phase in &rule_set.phases {
             let start = rules.len();
-            rules.extend(phase.rules.iter().map(compile::compile));
+            rules.extend(phase.rules.iter().map(|rule| compile::compile(rule, &mut lemma_tests)));
             phases.push((phase.name.clone(), start..rules.len()));
         }
         let gates: Vec<Gate> = rules.iter().map(Gate::of).collect();
         let phase_relations =
             phases.iter().map(|(_, range)| gates[range.clone()].iter().fold(0, |bits, g| bits | g.anchor.first_relations())).collect();
-        Enhancer { rules, phases, phase_relations, profile: rule_set.profile.clone(), exhaustive_rounds: false, gates }
+        let id = ENHANCERS.fetch_add(1, Ordering::Relaxed) + 1;
+        Enhancer {
+            rules,
+            phases,
+            phase_relations,
+            profile: rule_set.profile.clone(),
+            exhaustive_rounds: false,
+            gates,
+            lemma_tests,
+            id,
+        }
     }
 
     pub fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String> {
@@ -161,6 +185,7 @@ impl Enhancer {
     fn run_with(&self, graph: &mut SentenceGraph, workspace: &mut Workspace) -> Result<(), StepLimitError> {
         let (relations, upos) = (graph.basic_relations(), graph.upos_tags());
         let limit = STEPS_FLOOR + STEPS_PER_WORD * graph.word_count() as usize;
+        self.prepare(graph, workspace);
         let mut steps = 0;
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
@@ -182,7 +207,16 @@ impl Enhancer {
         result
     }
 
-    /// Runs the given rules (indices into `rules`) to a fixpoint.
+    /// Readies `workspace` for `graph`'s sentence, before its first phase runs.
+    pub fn prepare(&self, graph: &SentenceGraph, workspace: &mut Workspace) {
+        // Without lemma tests no node's lemma is ever interned: nothing to forget.
+        if !self.lemma_tests.is_empty() {
+            workspace.lemmas.start_sentence(self.id, graph.word_count() as usize + 1);
+        }
+    }
+
+    /// Runs the given rules (indices into `rules`) to a fixpoint, in a `workspace` made ready
+    /// for the sentence ([`Enhancer::prepare`]).
     pub fn run_phase(
         &self,
         graph: &mut SentenceGraph,
@@ -192,7 +226,7 @@ impl Enhancer {
         limit: usize,
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
-        let Workspace { fired, matches, match_count, label, binding, changes, last, .. } = workspace;
+        let Workspace { fired, matches, match_count, label, binding, changes, last, lemmas, .. } = workspace;
         // Clearing a hash table costs its capacity even when it is empty.
         if !fired.is_empty() {
             fired.clear();
@@ -232,7 +266,7 @@ impl Enhancer {
                     true
                 };
                 if search_whole {
-                    matcher::search(graph, &compiled.plan, &compiled.withouts, binding, &mut found);
+                    matcher::search(graph, lemmas, &compiled.plan, &compiled.withouts, binding, &mut found);
                     continue;
                 }
                 // Semi-naive: a new match uses an edge the last round added.
@@ -250,7 +284,7 @@ impl Enhancer {
                         }
                         binding.nodes[test.from] = Some(head);
                         binding.nodes[test.to] = Some(dependent);
-                        matcher::search(graph, plan, &compiled.withouts, binding, &mut found);
+                        matcher::search(graph, lemmas, plan, &compiled.withouts, binding, &mut found);
                         binding.nodes[test.from] = None;
                         binding.nodes[test.to] = None;
                     }
@@ -260,7 +294,7 @@ impl Enhancer {
             changes.clear();
             for (r, binding) in matches[..*match_count].iter_mut() {
                 let rule = &self.rules[*r].rule;
-                if rewrite::apply(graph, &rule.actions, binding, Origin::Rule(*r as u32), changes, label) {
+                if rewrite::apply(graph, lemmas, &rule.actions, binding, Origin::Rule(*r as u32), changes, label) {
                     *steps += 1;
                     if *steps > limit {
                         return Err(StepLimitError {

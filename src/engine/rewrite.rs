@@ -1,5 +1,6 @@
 //! Applies a rule's actions to the enhanced graph for one match.
 
+use super::lemmas::Lemmas;
 use super::matcher::{Binding, EdgeRefId};
 use crate::graph::{Label, Node, Origin, SentenceGraph};
 use crate::rules::ast::{
@@ -61,9 +62,11 @@ impl Changes {
 }
 
 /// Applies `actions` for `binding` (extended with the empty nodes the actions create),
-/// recording what changed in `changes`. Returns whether the graph changed.
+/// recording what changed in `changes`. Returns whether the graph changed. Lemmas in labels
+/// are read through `lemmas`.
 pub fn apply(
     graph: &mut SentenceGraph,
+    lemmas: &Lemmas,
     actions: &[CheckedAction],
     binding: &mut Binding,
     origin: Origin,
@@ -78,7 +81,7 @@ pub fn apply(
                 if from == to {
                     continue;
                 }
-                if let Some(label) = label_of(graph, template, binding, label) {
+                if let Some(label) = label_of(graph, lemmas, template, binding, label) {
                     if let Some(code) = graph.add_edge(from, to, label, origin) {
                         changes.added(from, to, code, label);
                         changed = true;
@@ -95,7 +98,7 @@ pub fn apply(
                 }
             }
             CheckedAction::Relabel { from, to, label: test, new_label } => {
-                if let Some(label) = label_of(graph, new_label, binding, label) {
+                if let Some(label) = label_of(graph, lemmas, new_label, binding, label) {
                     let (from, to) = (binding.node(*from), binding.node(*to));
                     for edge in matching_edges(graph, from, to, test, binding) {
                         if let Some((old, new)) = graph.relabel(edge, label, origin) {
@@ -190,17 +193,17 @@ fn matching_edges(
 
 /// The label a template gives for `binding` (`None`: a required part has no value, and the
 /// action is skipped for this match). `out` holds the text while it is built.
-fn label_of(graph: &mut SentenceGraph, template: &Template, binding: &Binding, out: &mut String) -> Option<Label> {
+fn label_of(graph: &mut SentenceGraph, lemmas: &Lemmas, template: &Template, binding: &Binding, out: &mut String) -> Option<Label> {
     // `{e.label}` alone, as in `H =[e.label]=> N`: the matched label itself, no text built.
     if let [TemplatePart { value: TemplateValue::Edge { edge, part: EdgeLabelPart::Label }, optional: false }] = template.parts[..] {
         return binding.label_id(graph, edge).filter(|&l| l != Label::EMPTY);
     }
-    render(graph, template, binding, out).then(|| graph.intern(out))
+    render(graph, lemmas, template, binding, out).then(|| graph.intern(out))
 }
 
 /// Writes the label a template gives for `binding` into `out`; false when a required part has
 /// no value (the action is then skipped for this match).
-pub fn render(graph: &SentenceGraph, template: &Template, binding: &Binding, out: &mut String) -> bool {
+pub fn render(graph: &SentenceGraph, lemmas: &Lemmas, template: &Template, binding: &Binding, out: &mut String) -> bool {
     out.clear();
     for part in &template.parts {
         let start = out.len();
@@ -221,14 +224,14 @@ pub fn render(graph: &SentenceGraph, template: &Template, binding: &Binding, out
                     });
                 }
             }
-            TemplateValue::Lemma(v) => push_lower(out, graph.lemma(binding.node(*v))),
+            TemplateValue::Lemma(v) => push_lemma(out, graph, lemmas, binding.node(*v)),
             TemplateValue::Form(v) => push_lower(out, graph.form(binding.node(*v))),
             TemplateValue::Feature { node, feature } => {
                 if let Some(value) = graph.feature(binding.node(*node), feature) {
                     push_lower(out, value);
                 }
             }
-            TemplateValue::Marker(v) => push_marker(graph, binding.node(*v), out),
+            TemplateValue::Marker(v) => push_marker(graph, lemmas, binding.node(*v), out),
         }
         if out.len() == value_start {
             if part.optional {
@@ -258,15 +261,23 @@ fn push_lower(out: &mut String, value: &str) {
     }
 }
 
+/// A node's lemma, lower-cased: as interned, if a test interned it.
+fn push_lemma(out: &mut String, graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex) {
+    match lemmas.interned_lower(node) {
+        Some(lower) => out.push_str(lower),
+        None => push_lower(out, graph.lemma(node)),
+    }
+}
+
 /// Lemma of a marker word plus the lemmas of its basic `fixed` children, joined with `_`.
-fn push_marker(graph: &SentenceGraph, node: NodeIndex, out: &mut String) {
-    push_lower(out, graph.lemma(node));
+fn push_marker(graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex, out: &mut String) {
+    push_lemma(out, graph, lemmas, node);
     if let Node::Word(n) = graph.node(node) {
         const FIXED: u8 = crate::graph::bare_relation_code("fixed");
         for &child in graph.basic_children(n) {
             if graph.basic_code(child) == FIXED {
                 out.push('_');
-                push_lower(out, graph.lemma(graph.word_node(child)));
+                push_lemma(out, graph, lemmas, graph.word_node(child));
             }
         }
     }

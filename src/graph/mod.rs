@@ -11,9 +11,11 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
+pub use interner::Interner;
 pub use labels::{Label, LabelTable};
 pub use relations::{bare_relation_code, relation_bit, relation_code, relation_index, upos_bit, OTHER_RELATION, RELATIONS, SUBTYPED, UPOS_TAGS};
 
+mod interner;
 mod labels;
 mod relations;
 

@@ -613,6 +613,25 @@ pub enum CheckedValueTest {
     Present,
 }
 
+impl CheckedValueTest {
+    /// Whether a present value passes the test (an absent one passes none).
+    pub fn holds(&self, value: &str) -> bool {
+        match self {
+            CheckedValueTest::Equals { values, case_insensitive: false } => values.iter().any(|v| v == value),
+            // `values` are lower-cased. An ASCII value is compared byte by byte, lower-casing as it
+            // goes; only other values are lower-cased into a new string (Unicode lower-casing
+            // depends on context: a final sigma).
+            CheckedValueTest::Equals { values, case_insensitive: true } if value.is_ascii() => values
+                .iter()
+                .any(|v| v.len() == value.len() && v.bytes().zip(value.bytes()).all(|(a, b)| a == b.to_ascii_lowercase())),
+            CheckedValueTest::Equals { values, case_insensitive: true } => values.contains(&value.to_lowercase()),
+            CheckedValueTest::Regex(re) => re.is_match(value),
+            CheckedValueTest::InLexicon { words, .. } => words.contains(value),
+            CheckedValueTest::Present => true,
+        }
+    }
+}
+
 /// A compiled [`EdgePattern`].
 #[derive(Clone, Debug)]
 pub struct EdgeTest {

@@ -78,6 +78,11 @@ impl TextRegex {
         }
     }
 
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        self.regex.as_str()
+    }
+
     /// Whether the fast path decides this regex (for tests).
     pub fn is_whole_class(&self) -> bool {
         self.whole_class.is_some()

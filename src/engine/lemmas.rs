@@ -1,0 +1,268 @@
+//! Lemmas, interned. The first time a rule reads a node's lemma in a sentence, the lemma is
+//! looked up in its thread's [`Lemmas`] table (kept from sentence to sentence) and the node
+//! remembers its id. What rules ask of a lemma — a lexicon list, a word-class regex, an
+//! equality — is then answered once per distinct lemma and kept as a bit of its entry: the
+//! second rule to ask whether `want` is in `@control.subject`, in this sentence or any later
+//! one, reads a bit. Its lower-cased text, for labels such as `obl:{lemma(C)}`, is kept too.
+//!
+//! Interning is lazy, per node and per sentence: most words' lemmas are never tested, and an
+//! eager lookup for every word would cost more than all lemma tests together.
+
+use crate::conllu::sentence::LEMMA;
+use crate::graph::{Interner, SentenceGraph};
+use crate::rules::ast::CheckedValueTest;
+use petgraph::stable_graph::NodeIndex;
+
+/// The lemma tests of one rule set that are answered per distinct lemma, numbered by the
+/// bit that holds their answer. Equal tests in different rules share one number.
+#[derive(Debug, Default)]
+pub struct LemmaTests {
+    keys: Vec<String>,
+}
+
+/// Tests past this many are evaluated on the lemma's text each time.
+const MEMO_BITS: usize = 64;
+
+impl LemmaTests {
+    /// The bit that answers `test` on lemmas, or `None` when it is not worth one (`lemma`
+    /// alone: is there a lemma) or the bits are used up.
+    pub fn register(&mut self, test: &CheckedValueTest) -> Option<u8> {
+        let key = match test {
+            CheckedValueTest::Present => return None,
+            CheckedValueTest::Equals { values, case_insensitive } => format!("={case_insensitive}:{values:?}"),
+            CheckedValueTest::Regex(regex) => format!("/{}", regex.as_str()),
+            CheckedValueTest::InLexicon { path, .. } => format!("@{path}"),
+        };
+        if let Some(bit) = self.keys.iter().position(|k| *k == key) {
+            return Some(bit as u8);
+        }
+        (self.keys.len() < MEMO_BITS).then(|| {
+            self.keys.push(key);
+            (self.keys.len() - 1) as u8
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+}
+
+/// What is known of one interned lemma.
+#[derive(Copy, Clone, Debug)]
+struct Facts {
+    /// Bit `b`: test `b` of [`LemmaTests`] has been evaluated on this lemma; `holds` has its
+    /// answer.
+    known: u64,
+    holds: u64,
+    /// The lower-cased text in [`Lemmas::lower`], when it differs from the lemma.
+    lower: Option<(u32, u32)>,
+}
+
+/// A node whose lemma has not been looked up in this sentence.
+const UNKNOWN: u32 = u32::MAX;
+/// A node without a lemma (`_`).
+const ABSENT: u32 = u32::MAX - 1;
+
+/// Past this many lemmas the table is emptied before the next sentence: a corpus's open-class
+/// lemmas (verbs tested against control lists) cannot grow it without limit.
+const KEEP_LEMMAS: usize = 1 << 16;
+
+/// Room made for lemmas when a table starts: a thread's table soon holds thousands (every
+/// distinct lemma a rule tests), and growing to that costs more than the lemma tests.
+const START_LEMMAS: usize = 4096;
+
+/// A thread's interned lemmas, and the lemma id of each node of the current sentence.
+#[derive(Debug, Default)]
+pub struct Lemmas {
+    table: Interner<Facts>,
+    /// Lower-cased texts of lemmas that have upper-case letters, end to end.
+    lower: String,
+    /// Per node of the current sentence: its lemma's id, [`UNKNOWN`] or [`ABSENT`]. Longer
+    /// than the sentence when an earlier one was longer.
+    nodes: Vec<u32>,
+    /// The nodes whose entry in `nodes` is set: only these are reset for the next sentence.
+    looked_up: Vec<u32>,
+    /// The rule set (its [`super::Enhancer`]'s id) whose test numbers the facts use.
+    owner: u64,
+}
+
+impl Lemmas {
+    /// Prepares for a sentence of `nodes` nodes enhanced by rule set `owner`: forgets the
+    /// nodes' lemmas, and the whole table when it is too large or was filled for other rules.
+    pub fn start_sentence(&mut self, owner: u64, nodes: usize) {
+        if self.owner != owner || self.table.len() > KEEP_LEMMAS {
+            self.table = Interner::default();
+            self.lower.clear();
+            self.owner = owner;
+        }
+        if !self.table.is_started() {
+            self.table.start(START_LEMMAS, START_LEMMAS * 8);
+        }
+        for &i in &self.looked_up {
+            self.nodes[i as usize] = UNKNOWN;
+        }
+        self.looked_up.clear();
+        if self.nodes.len() < nodes {
+            self.nodes.resize(nodes, UNKNOWN);
+        }
+    }
+
+    fn intern(&mut self, lemma: &str) -> u32 {
+        if lemma == "_" {
+            return ABSENT;
+        }
+        let lower = &mut self.lower;
+        self.table.intern(lemma, |text| {
+            let has_upper = if text.is_ascii() { text.bytes().any(|b| b.is_ascii_uppercase()) } else { text.chars().any(char::is_uppercase) };
+            let lower = has_upper.then(|| {
+                let start = lower.len() as u32;
+                lower.extend(text.chars().flat_map(char::to_lowercase));
+                (start, lower.len() as u32)
+            });
+            Facts { known: 0, holds: 0, lower }
+        })
+    }
+
+    /// Whether `node`'s lemma passes `test`, which [`LemmaTests`] numbered `bit`; false for a
+    /// node without a lemma. Inline only when the node's lemma is interned and the answer known
+    /// (a slot and a bit); the rest out of line, so that the matcher's test loop stays small.
+    #[inline]
+    pub fn holds(&mut self, graph: &SentenceGraph, node: NodeIndex, bit: u8, test: &CheckedValueTest) -> bool {
+        let mask = 1u64 << bit;
+        match self.nodes.get(node.index()).copied() {
+            Some(ABSENT) => false,
+            Some(id) if id != UNKNOWN && self.table.payload(id).known & mask != 0 => self.table.payload(id).holds & mask != 0,
+            _ => self.find_out(graph, node, mask, test),
+        }
+    }
+
+    /// [`Lemmas::holds`] when the node's lemma is not interned yet in this sentence, or the
+    /// answer not known yet for this lemma.
+    #[inline(never)]
+    fn find_out(&mut self, graph: &SentenceGraph, node: NodeIndex, mask: u64, test: &CheckedValueTest) -> bool {
+        let i = node.index();
+        if i >= self.nodes.len() {
+            // An empty node added since the sentence started.
+            self.nodes.resize(i + 1, UNKNOWN);
+        }
+        // The lemma's text in hand when it is interned now, else read from the table.
+        let (id, lemma) = match self.nodes[i] {
+            UNKNOWN => {
+                let lemma = graph.column(node, LEMMA);
+                let id = self.intern(lemma);
+                self.nodes[i] = id;
+                self.looked_up.push(i as u32);
+                (id, Some(lemma))
+            }
+            id => (id, None),
+        };
+        if id == ABSENT {
+            return false;
+        }
+        let facts = self.table.payload(id);
+        if facts.known & mask != 0 {
+            return facts.holds & mask != 0;
+        }
+        let holds = test.holds(lemma.unwrap_or_else(|| self.table.text(id)));
+        let facts = self.table.payload_mut(id);
+        facts.known |= mask;
+        if holds {
+            facts.holds |= mask;
+        }
+        holds
+    }
+
+    /// `node`'s lemma, lower-cased, if a test interned it in this sentence: a label's marker
+    /// has mostly been tested (`C [lemma=/^[\p{L}\p{M}]+$/]`); any other is lower-cased from its
+    /// text, which costs less than interning a lemma for one use.
+    #[inline]
+    pub fn interned_lower(&self, node: NodeIndex) -> Option<&str> {
+        match self.nodes.get(node.index()).copied() {
+            None | Some(UNKNOWN) => None,
+            Some(ABSENT) => Some(""),
+            Some(id) => Some(match self.table.payload(id).lower {
+                Some((start, end)) => &self.lower[start as usize..end as usize],
+                None => self.table.text(id),
+            }),
+        }
+    }
+
+    /// Lemmas interned on this thread.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LemmaTests, Lemmas};
+    use crate::conllu::reader::RawBlock;
+    use crate::conllu::Sentence;
+    use crate::graph::SentenceGraph;
+    use crate::rules::ast::CheckedValueTest;
+    use crate::rules::text_regex::TextRegex;
+    use petgraph::stable_graph::NodeIndex;
+
+    fn equals(values: &[&str]) -> CheckedValueTest {
+        CheckedValueTest::Equals { values: values.iter().map(|v| v.to_string()).collect(), case_insensitive: false }
+    }
+
+    #[test]
+    fn equal_tests_share_a_bit_and_bits_run_out_at_sixty_four() {
+        let mut tests = LemmaTests::default();
+        let word = CheckedValueTest::Regex(TextRegex::new(r"^[\p{L}\p{M}]+$").unwrap());
+        assert_eq!(tests.register(&word), Some(0));
+        assert_eq!(tests.register(&equals(&["be"])), Some(1));
+        assert_eq!(tests.register(&word), Some(0));
+        assert_eq!(tests.register(&equals(&["be"])), Some(1));
+        assert_eq!(tests.register(&CheckedValueTest::Present), None);
+        for i in 2..64 {
+            assert_eq!(tests.register(&equals(&[&format!("w{i}")])), Some(i as u8));
+        }
+        assert_eq!(tests.register(&equals(&["one more"])), None);
+        assert_eq!(tests.len(), 64);
+    }
+
+    /// Answers come from the text once and from the bit afterwards, in this sentence and the
+    /// next; a node without a lemma passes nothing; lower-cased text is kept for labels.
+    #[test]
+    fn lemmas_are_interned_once_and_answers_kept_per_lemma() {
+        let parse = |text: &str| Sentence::parse(RawBlock { bytes: text.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
+        let sentences = [
+            parse("1\tWant\tWant\tVERB\t_\t_\t0\troot\t_\t_\n2\twant\twant\tVERB\t_\t_\t1\tconj\t_\t_\n3\t,\t_\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n"),
+            parse("1\tWant\tWant\tVERB\t_\t_\t0\troot\t_\t_\n\n"),
+        ];
+        let mut lemmas = Lemmas::default();
+        let capital = CheckedValueTest::Regex(TextRegex::new("^W").unwrap());
+        let node = NodeIndex::new;
+        let graph = SentenceGraph::from_basic(&sentences[0]);
+        lemmas.start_sentence(1, graph.word_count() as usize + 1);
+        assert!(lemmas.holds(&graph, node(1), 0, &capital));
+        assert!(!lemmas.holds(&graph, node(2), 0, &capital));
+        assert!(!lemmas.holds(&graph, node(3), 0, &capital), "`_` is no lemma");
+        assert!(!lemmas.holds(&graph, node(3), 1, &CheckedValueTest::Present));
+        assert_eq!(lemmas.len(), 2);
+        // The bit answers now, whatever test is passed with it.
+        assert!(lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])));
+        assert_eq!(lemmas.interned_lower(node(1)), Some("want"));
+        assert_eq!(lemmas.interned_lower(node(3)), Some(""));
+        assert_eq!(lemmas.interned_lower(node(2)), Some("want"));
+        assert_eq!(lemmas.interned_lower(node(4)), None, "not in the sentence");
+
+        let graph = SentenceGraph::from_basic(&sentences[1]);
+        lemmas.start_sentence(1, graph.word_count() as usize + 1);
+        assert!(lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])), "kept from the last sentence");
+        assert_eq!(lemmas.len(), 2);
+        // Another rule set: its bit 0 is another test.
+        lemmas.start_sentence(2, graph.word_count() as usize + 1);
+        assert!(!lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])));
+    }
+}
