@@ -296,3 +296,32 @@ fn lemma_tests_of_a_rule_set_are_numbered_once_each() {
     let basic = load_ruleset(&RuleSource::embedded(), "basic").unwrap_or_else(|e| panic!("{}", e.render()));
     assert!(Enhancer::new(&basic).lemma_tests.is_empty());
 }
+
+/// A workspace reused by another rule set forgets the lemmas the first one looked up: a label
+/// made from a lemma is the lemma of this sentence's word, not of the word at the same position
+/// in the sentence enhanced before.
+#[test]
+fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
+    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
+    use eudify::engine::Workspace;
+    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
+    let load = |name: &str| Enhancer::new(&load_ruleset(&source, name).unwrap_or_else(|e| panic!("{}", e.render())));
+    let (tests_lemmas, labels_only) = (load("lemmas"), load("lemma_label"));
+    assert!(labels_only.lemma_tests.is_empty());
+    let sentence = |lemma: &str| {
+        let text = format!("1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tw\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n");
+        Sentence::parse(RawBlock { bytes: text.into_bytes(), first_line: 1, starts_input: true }).unwrap()
+    };
+    let deps = |enhancer: &Enhancer, sentence: &Sentence, workspace: &mut Workspace| {
+        let mut layer = EnhancedLayer::default();
+        enhancer.enhance_with(sentence, &mut layer, workspace).unwrap();
+        let mut out = Vec::new();
+        eudify::conllu::write_sentence(&mut out, sentence, Some(&layer));
+        text(&out).lines().nth(1).unwrap().split('\t').nth(8).unwrap().to_string()
+    };
+    let mut workspace = Workspace::default();
+    assert_eq!(deps(&tests_lemmas, &sentence("Want"), &mut workspace), "1:obj|1:obj:want");
+    assert_eq!(deps(&labels_only, &sentence("Walk"), &mut workspace), "1:obj|1:obj:walk");
+    assert_eq!(deps(&labels_only, &sentence("Run"), &mut workspace), "1:obj|1:obj:run");
+    assert_eq!(deps(&tests_lemmas, &sentence("Été"), &mut workspace), "1:dep:listed|1:obj|1:obj:été");
+}

@@ -191,6 +191,11 @@ impl Lemmas {
         }
     }
 
+    /// Whether some node's lemma was looked up since the sentence started.
+    pub fn has_nodes(&self) -> bool {
+        !self.looked_up.is_empty()
+    }
+
     /// Lemmas interned on this thread.
     pub fn len(&self) -> usize {
         self.table.len()

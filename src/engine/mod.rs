@@ -209,8 +209,9 @@ impl Enhancer {
 
     /// Readies `workspace` for `graph`'s sentence, before its first phase runs.
     pub fn prepare(&self, graph: &SentenceGraph, workspace: &mut Workspace) {
-        // Without lemma tests no node's lemma is ever interned: nothing to forget.
-        if !self.lemma_tests.is_empty() {
+        // Without lemma tests no node's lemma is interned: there is nothing to forget, unless
+        // the workspace served another rule set before.
+        if !self.lemma_tests.is_empty() || workspace.lemmas.has_nodes() {
             workspace.lemmas.start_sentence(self.id, graph.word_count() as usize + 1);
         }
     }
