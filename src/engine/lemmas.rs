@@ -117,12 +117,14 @@ impl Lemmas {
         }
         let lower = &mut self.lower;
         self.table.intern(lemma, |text| {
-            let has_upper = if text.is_ascii() { text.bytes().any(|b| b.is_ascii_uppercase()) } else { text.chars().any(char::is_uppercase) };
-            let lower = has_upper.then(|| {
-                let start = lower.len() as u32;
-                lower.extend(text.chars().flat_map(char::to_lowercase));
-                (start, lower.len() as u32)
-            });
+            let start = lower.len();
+            push_lower(lower, text);
+            let lower = if lower[start..] == *text {
+                lower.truncate(start);
+                None
+            } else {
+                Some((start as u32, lower.len() as u32))
+            };
             Facts { known: 0, holds: 0, lower }
         })
     }
@@ -203,6 +205,25 @@ impl Lemmas {
 
     pub fn is_empty(&self) -> bool {
         self.table.is_empty()
+    }
+}
+
+/// Appends `value` lower-cased to `out` (nothing for `_`, which is no value), as labels take
+/// lemmas, forms and feature values.
+pub fn push_lower(out: &mut String, value: &str) {
+    if value == "_" {
+        return;
+    }
+    // Lowercasing char by char is the slow path: most values are ASCII (feature values such
+    // as `Loc`) or lowercase already.
+    if value.is_ascii() {
+        let start = out.len();
+        out.push_str(value);
+        out[start..].make_ascii_lowercase();
+    } else if !value.chars().any(char::is_uppercase) {
+        out.push_str(value);
+    } else {
+        out.extend(value.chars().flat_map(char::to_lowercase));
     }
 }
 

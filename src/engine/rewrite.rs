@@ -1,6 +1,6 @@
 //! Applies a rule's actions to the enhanced graph for one match.
 
-use super::lemmas::Lemmas;
+use super::lemmas::{push_lower, Lemmas};
 use super::matcher::{Binding, EdgeRefId};
 use crate::graph::{Label, Node, Origin, SentenceGraph};
 use crate::rules::ast::{
@@ -244,22 +244,6 @@ pub fn render(graph: &SentenceGraph, lemmas: &Lemmas, template: &Template, bindi
     !out.is_empty()
 }
 
-fn push_lower(out: &mut String, value: &str) {
-    if value == "_" {
-        return;
-    }
-    // Lowercasing char by char is the slow path: most values are ASCII (feature values such
-    // as `Loc`) or lowercase already.
-    if value.is_ascii() {
-        let start = out.len();
-        out.push_str(value);
-        out[start..].make_ascii_lowercase();
-    } else if !value.chars().any(char::is_uppercase) {
-        out.push_str(value);
-    } else {
-        out.extend(value.chars().flat_map(char::to_lowercase));
-    }
-}
 
 /// A node's lemma, lower-cased: as interned, if a test interned it.
 fn push_lemma(out: &mut String, graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex) {
