@@ -94,11 +94,12 @@ impl Lemmas {
     /// Prepares for a sentence of `nodes` nodes enhanced by rule set `owner`: forgets the
     /// nodes' lemmas, and the whole table when it is too large or was filled for other rules.
     pub fn start_sentence(&mut self, owner: u64, nodes: usize) {
-        if self.owner != owner || self.table.len() > KEEP_LEMMAS {
-            self.table = Interner::default();
+        // Another rule set's answers are of no use: keep none of them.
+        let keep = if self.owner == owner { KEEP_LEMMAS } else { 0 };
+        if self.table.trim(keep) {
             self.lower.clear();
-            self.owner = owner;
         }
+        self.owner = owner;
         if !self.table.is_started() {
             self.table.start(START_LEMMAS, START_LEMMAS * 8);
         }
