@@ -1,8 +1,9 @@
 //! eudify: basic Universal Dependencies trees to Enhanced UD graphs.
 //!
 //! The modules follow the pipeline and depend only on the ones listed before them:
-//! CoNLL-U I/O → sentence graph → rule language → engine → pipeline → eval / validate → CLI.
+//! UD facts → CoNLL-U I/O → sentence graph → rule language → engine → pipeline → eval / validate → CLI.
 
+pub mod ud;
 pub mod conllu;
 pub mod graph;
 pub mod rules;

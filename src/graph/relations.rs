@@ -1,18 +1,10 @@
 //! Small bit sets of universal relations and UPOS tags, to index sentences and skip rules.
 //! These lookups run for every word of every sentence, hence the hand-written matches.
 
-/// The universal relations, plus `ref`: bit positions (anything else is [`OTHER_RELATION`]).
-pub const RELATIONS: &[&str] = &[
-    "acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf", "compound", "conj", "cop", "csubj",
-    "dep", "det", "discourse", "dislocated", "expl", "fixed", "flat", "goeswith", "iobj", "list", "mark", "nmod",
-    "nsubj", "nummod", "obj", "obl", "orphan", "parataxis", "punct", "reparandum", "root", "vocative", "xcomp", "ref",
-];
+pub use crate::ud::RELATIONS;
 pub const OTHER_RELATION: u32 = 63;
 
-pub const UPOS_TAGS: &[&str] = &[
-    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SCONJ",
-    "SYM", "VERB", "X",
-];
+pub use crate::ud::UPOS_TAGS;
 pub const OTHER_UPOS: u32 = 31;
 
 /// Index in [`RELATIONS`] of a label's universal part (before the first `:`).

@@ -23,11 +23,7 @@ use crate::conllu::{NodeId, RawBlock, Sentence};
 use super::text_regex::TextRegex;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// The 17 universal part-of-speech tags.
-pub const UPOS_TAGS: &[&str] = &[
-    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN",
-    "PUNCT", "SCONJ", "SYM", "VERB", "X",
-];
+pub use crate::ud::UPOS_TAGS;
 
 /// The candidate closest to `name` by edit distance (a transposition counts as one edit), if
 /// close enough to be a likely typo. Names shorter than three characters get no suggestion:

@@ -3,7 +3,7 @@
 //! The basic tree and the DEPS syntax were already checked by [`Sentence::parse`]; everything
 //! here assumes a parsed sentence and never panics on one.
 
-use super::labels::{label_problem, universal_part};
+use crate::ud::{enhanced_label_problem as label_problem, universal_part};
 use super::Diagnostic;
 use crate::conllu::sentence::{DEPREL, DEPS, HEAD};
 use crate::conllu::{NodeId, Sentence, Token};

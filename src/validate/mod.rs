@@ -16,7 +16,6 @@
 //!   no `orphan` edge in a file that resolves gapping with empty nodes.
 
 mod checks;
-pub mod labels;
 
 pub use checks::{has_enhanced_graph, validate_sentence};
 
@@ -164,7 +163,7 @@ impl Validator {
         }
         if self.first_orphan.is_none() {
             self.first_orphan = s.tokens_in_order().find_map(|t| {
-                s.deps(t).any(|(_, label)| labels::universal_part(label) == "orphan").then(|| s.line_of(t))
+                s.deps(t).any(|(_, label)| crate::ud::universal_part(label) == "orphan").then(|| s.line_of(t))
             });
         }
         if let (Some(empty), Some(orphan)) = (self.first_empty_node, self.first_orphan) {
