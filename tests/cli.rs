@@ -1,6 +1,6 @@
 //! `eudify eval` and `eudify validate` as users call them.
 
-use crate::common::{dev_files, run, text};
+use crate::common::{dev_file, run, text};
 
 fn json(stdout: &[u8]) -> serde_json::Value {
     serde_json::from_slice(stdout).unwrap_or_else(|e| panic!("{e}: {}", text(stdout)))
@@ -8,7 +8,8 @@ fn json(stdout: &[u8]) -> serde_json::Value {
 
 #[test]
 fn eval_of_the_basic_profile_gives_the_official_copy_baseline() {
-    let gold = dev_files().into_iter().find(|f| f.to_string_lossy().contains("Czech-CAC")).unwrap();
+    // The official figures are for the full dev file.
+    let Some(gold) = dev_file("Czech-CAC") else { return };
     let gold = gold.to_str().unwrap();
     let system = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cac-basic.conllu");
     let enhanced = run(&["enhance", "--lang", "basic", gold], b"");

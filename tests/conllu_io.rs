@@ -1,6 +1,7 @@
 //! The CoNLL-U reader and writer keep every byte.
 
-use crate::common::{dev_files, run, text};
+use crate::common::{dev_files, run, sample_files, text};
+use std::path::PathBuf;
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
 
 fn round_trip(input: &[u8]) -> Vec<u8> {
@@ -18,11 +19,22 @@ fn round_trip(input: &[u8]) -> Vec<u8> {
     out
 }
 
+fn round_trips_byte_for_byte(files: &[PathBuf]) {
+    for file in files {
+        let input = std::fs::read(file).unwrap();
+        assert!(round_trip(&input) == input, "{} changed on a round trip", file.display());
+    }
+}
+
+#[test]
+fn every_sample_file_round_trips_byte_for_byte() {
+    round_trips_byte_for_byte(&sample_files());
+}
+
 #[test]
 fn every_shared_file_round_trips_byte_for_byte() {
-    for file in dev_files() {
-        let input = std::fs::read(&file).unwrap();
-        assert!(round_trip(&input) == input, "{} changed on a round trip", file.display());
+    if let Some(files) = dev_files() {
+        round_trips_byte_for_byte(&files);
     }
 }
 
@@ -55,13 +67,12 @@ fn basic_profile_recomputes_deps_and_drops_empty_nodes() {
     assert_eq!(text(&out.stdout), expected);
 }
 
-#[test]
-fn basic_profile_keeps_every_column_but_deps_on_all_shared_files() {
-    for file in dev_files() {
+fn basic_profile_keeps_every_column_but_deps(files: &[PathBuf]) {
+    for file in files {
         let path = file.to_str().unwrap();
         let out = run(&["enhance", "--lang", "basic", path], b"");
         assert!(out.status.success(), "{path}: {}", text(&out.stderr));
-        let input = std::fs::read_to_string(&file).unwrap();
+        let input = std::fs::read_to_string(file).unwrap();
         let keep = |s: &str| -> Vec<String> {
             s.split('\n')
                 .filter(|l| !l.split('\t').next().unwrap().contains('.'))
@@ -80,11 +91,24 @@ fn basic_profile_keeps_every_column_but_deps_on_all_shared_files() {
 }
 
 #[test]
+fn basic_profile_keeps_every_column_but_deps_on_the_sample_files() {
+    basic_profile_keeps_every_column_but_deps(&sample_files());
+}
+
+#[test]
+fn basic_profile_keeps_every_column_but_deps_on_all_shared_files() {
+    if let Some(files) = dev_files() {
+        basic_profile_keeps_every_column_but_deps(&files);
+    }
+}
+
+#[test]
 fn output_is_identical_for_one_and_two_threads() {
-    let file = dev_files().into_iter().find(|f| f.to_string_lossy().contains("Czech-CAC")).unwrap();
-    let path = file.to_str().unwrap();
-    let one = run(&["enhance", "--threads", "1", path], b"");
-    let two = run(&["enhance", "--threads", "2", path], b"");
-    assert!(one.status.success() && two.status.success());
+    // The whole sample on stdin: three of the pipeline's 256 kB pieces, so both threads work.
+    let input: Vec<u8> = sample_files().iter().flat_map(|f| std::fs::read(f).unwrap()).collect();
+    assert!(input.len() > 2 * 256 * 1024, "{} bytes", input.len());
+    let one = run(&["enhance", "--threads", "1"], &input);
+    let two = run(&["enhance", "--threads", "2"], &input);
+    assert!(one.status.success() && two.status.success(), "{}", text(&two.stderr));
     assert!(one.stdout == two.stdout);
 }

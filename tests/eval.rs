@@ -2,9 +2,8 @@
 //! the report formats.
 
 use eudify::eval::{evaluate_files, evaluate_readers, EvalError, EvalOptions, Phenomenon, Report};
-use std::path::{Path, PathBuf};
-
-const UD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/ud");
+use crate::common::{dev_file, dev_files, sample_file, treebank_name};
+use std::path::Path;
 
 /// The copy baseline of the shared task: DEPS := `HEAD:DEPREL` on every word, no empty nodes.
 fn copy_baseline(gold: &str) -> String {
@@ -27,10 +26,6 @@ fn copy_baseline(gold: &str) -> String {
     out
 }
 
-fn dev_file(treebank: &str) -> PathBuf {
-    Path::new(UD).join(treebank).join("dev.conllu")
-}
-
 fn evaluate_strings(gold: &str, system: &str, phenomena: bool) -> Result<Report, EvalError> {
     let opts = EvalOptions { phenomena };
     evaluate_readers(
@@ -42,10 +37,11 @@ fn evaluate_strings(gold: &str, system: &str, phenomena: bool) -> Result<Report,
     )
 }
 
-fn baseline_report(treebank: &str, phenomena: bool) -> Report {
-    let gold = std::fs::read_to_string(dev_file(treebank)).unwrap();
+/// The copy baseline's scores on a treebank's full dev file, `None` when the dev files are missing.
+fn baseline_report(treebank: &str, phenomena: bool) -> Option<Report> {
+    let gold = std::fs::read_to_string(dev_file(treebank)?).unwrap();
     let system = copy_baseline(&gold);
-    evaluate_strings(&gold, &system, phenomena).unwrap_or_else(|e| panic!("{treebank}: {e}"))
+    Some(evaluate_strings(&gold, &system, phenomena).unwrap_or_else(|e| panic!("{treebank}: {e}")))
 }
 
 /// ELAS F1 and EULAS F1 of the copy baseline, as the official IWPT 2021 scorer reports them.
@@ -64,7 +60,7 @@ const OFFICIAL_BASELINE: [(&str, f64, f64); 8] = [
 fn copy_baseline_matches_the_official_scorer() {
     let mut failures = Vec::new();
     for (treebank, elas, eulas) in OFFICIAL_BASELINE {
-        let report = baseline_report(treebank, false);
+        let Some(report) = baseline_report(treebank, false) else { return };
         let (got_elas, got_eulas) = (report.elas.f1(), report.eulas.f1());
         if (got_elas - elas).abs() > 0.01 || (got_eulas - eulas).abs() > 0.01 {
             failures.push(format!("{treebank}: ELAS {got_elas:.2} (official {elas}), EULAS {got_eulas:.2} (official {eulas})"));
@@ -79,16 +75,11 @@ fn copy_baseline_matches_the_official_scorer() {
 #[test]
 #[ignore]
 fn eval_all_dev_treebanks_copy_baseline() {
-    let mut names: Vec<String> = std::fs::read_dir(UD)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("dev.conllu").exists())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let Some(files) = dev_files() else { return };
+    let names: Vec<String> = files.iter().map(|f| treebank_name(f)).collect();
     println!("| Treebank | ELAS F1 | EULAS F1 | LAS F1 |\n|---|---:|---:|---:|");
     for name in names {
-        let r = baseline_report(&name, false);
+        let r = baseline_report(&name, false).unwrap();
         println!(
             "| {name} | {:.2} | {:.2} | {:.2} |",
             r.elas.f1(),
@@ -96,12 +87,12 @@ fn eval_all_dev_treebanks_copy_baseline() {
             r.las.f1()
         );
     }
-    println!("\n{}", baseline_report("English-EWT", true));
+    println!("\n{}", baseline_report("English-EWT", true).unwrap());
 }
 
 #[test]
 fn identical_files_score_100_everywhere() {
-    let gold = std::fs::read_to_string(dev_file("Czech-CAC")).unwrap();
+    let gold = std::fs::read_to_string(sample_file("Czech-CAC")).unwrap();
     let report = evaluate_strings(&gold, &gold, true).unwrap();
     for score in [report.elas, report.eulas, report.las] {
         assert_eq!(
@@ -124,7 +115,7 @@ fn identical_files_score_100_everywhere() {
 
 #[test]
 fn files_on_disk_are_read_and_missing_files_are_reported() {
-    let path = dev_file("English-EWT");
+    let path = sample_file("English-EWT");
     let report = evaluate_files(&path, &path, &EvalOptions::default()).unwrap();
     assert_eq!(report.elas.f1(), 100.0);
     assert!(report.phenomena.is_none());

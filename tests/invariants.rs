@@ -1,6 +1,7 @@
 //! Invariants of enhancement, over all the shared data and over random trees, for every profile.
 //!
-//! For each `../shared/data/ud/<Lang>-<TB>/dev.conllu`, made basic-only in memory (DEPS `_`,
+//! For each `../shared/data/ud/<Lang>-<TB>/dev.conllu` (skipped when missing) and each sample
+//! treebank in `tests/data/ud` (always), made basic-only in memory (DEPS `_`,
 //! empty nodes removed), and each of the profiles its treebank code resolves to, `universal`
 //! and `basic`:
 //! - as many sentences out as in, and every column but DEPS byte-identical line by line (empty
@@ -14,7 +15,9 @@
 //! subtypes, lemmas from every lexicon) through every profile: no error, the output validates,
 //! sentences and every column but DEPS kept, gold DEPS ignored.
 
-use crate::common::{all_but_deps, dev_files, random_heads, Rng};
+use crate::common::{
+    all_but_deps, dev_files, dev_scores_file, random_heads, read_scores, sample_files, sample_scores_file, treebank_code, Rng,
+};
 use eudify::conllu::{BlockReader, RawBlock};
 use eudify::engine::Enhancer;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
@@ -22,7 +25,7 @@ use eudify::rules::{list_profiles, load_ruleset, resolve_profile, RuleSet, RuleS
 use eudify::validate::validate_reader;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use std::path::Path;
+use std::path::PathBuf;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -143,33 +146,6 @@ fn check_invariants(name: &str, enhancer: &Enhancer, gold: &[u8], basic: &[u8]) 
 // ---------------------------------------------------------------------------------------------
 // The shared data
 
-const LANGUAGES: &[(&str, &str)] = &[
-    ("Bulgarian", "bg"),
-    ("Czech", "cs"),
-    ("Dutch", "nl"),
-    ("English", "en"),
-    ("Estonian", "et"),
-    ("Finnish", "fi"),
-    ("French", "fr"),
-    ("Italian", "it"),
-    ("Latvian", "lv"),
-    ("Lithuanian", "lt"),
-    ("Polish", "pl"),
-    ("Portuguese", "pt"),
-    ("Slovak", "sk"),
-    ("Swedish", "sv"),
-    ("Tamil", "ta"),
-    ("Ukrainian", "uk"),
-];
-
-/// `cs_cac` for `.../Czech-CAC/dev.conllu`.
-fn treebank_code(file: &Path) -> String {
-    let folder = file.parent().unwrap().file_name().unwrap().to_string_lossy();
-    let (language, treebank) = folder.split_once('-').unwrap_or_else(|| panic!("folder {folder} is not Lang-TB"));
-    let code = LANGUAGES.iter().find(|(l, _)| *l == language).unwrap_or_else(|| panic!("no code for {language}")).1;
-    format!("{code}_{}", treebank.to_lowercase())
-}
-
 /// The profile `--lang CODE` selects: a treebank or language profile, never the fallback.
 fn resolved_profile(code: &str) -> String {
     let (profile, warning) = resolve_profile(&RuleSource::embedded(), code);
@@ -181,17 +157,17 @@ fn resolved_profile(code: &str) -> String {
 
 /// Runs [`check_invariants`] on every treebank with the profile `choose` picks for its code,
 /// collecting every failure before failing.
-fn every_treebank(choose: impl Fn(&str) -> String) {
+fn every_treebank(files: &[PathBuf], choose: impl Fn(&str) -> String) {
     let mut enhancers: Vec<(String, Enhancer)> = Vec::new();
     let mut failures = Vec::new();
-    for file in dev_files() {
-        let code = treebank_code(&file);
+    for file in files {
+        let code = treebank_code(file);
         let profile = choose(&code);
         if !enhancers.iter().any(|(n, _)| *n == profile) {
             enhancers.push((profile.clone(), Enhancer::new(&rule_set(&profile))));
         }
         let enhancer = &enhancers.iter().find(|(n, _)| *n == profile).unwrap().1;
-        let gold = std::fs::read(&file).unwrap();
+        let gold = std::fs::read(file).unwrap();
         let basic = basic_only(&gold);
         assert!(basic != gold, "{code}: the gold file has no enhanced layer to strip");
         let name = format!("{code} ({profile})");
@@ -204,17 +180,31 @@ fn every_treebank(choose: impl Fn(&str) -> String) {
 
 #[test]
 fn resolved_profile_keeps_the_invariants_on_every_treebank() {
-    every_treebank(resolved_profile);
+    if let Some(files) = dev_files() {
+        every_treebank(&files, resolved_profile);
+    }
 }
 
 #[test]
 fn universal_profile_keeps_the_invariants_on_every_treebank() {
-    every_treebank(|_| "universal".to_string());
+    if let Some(files) = dev_files() {
+        every_treebank(&files, |_| "universal".to_string());
+    }
 }
 
 #[test]
 fn basic_profile_keeps_the_invariants_on_every_treebank() {
-    every_treebank(|_| "basic".to_string());
+    if let Some(files) = dev_files() {
+        every_treebank(&files, |_| "basic".to_string());
+    }
+}
+
+#[test]
+fn every_profile_keeps_the_invariants_on_the_sample() {
+    let files = sample_files();
+    every_treebank(&files, resolved_profile);
+    every_treebank(&files, |_| "universal".to_string());
+    every_treebank(&files, |_| "basic".to_string());
 }
 
 /// Later rounds search only from the edges the last round added, after cheap checks on each
@@ -222,14 +212,25 @@ fn basic_profile_keeps_the_invariants_on_every_treebank() {
 /// must give the same bytes on every treebank: a check that wrongly drops a seed shows here.
 #[test]
 fn semi_naive_rounds_match_exhaustive_search_on_every_treebank() {
+    if let Some(files) = dev_files() {
+        semi_naive_matches_exhaustive(&files);
+    }
+}
+
+#[test]
+fn semi_naive_rounds_match_exhaustive_search_on_the_sample() {
+    semi_naive_matches_exhaustive(&sample_files());
+}
+
+fn semi_naive_matches_exhaustive(files: &[PathBuf]) {
     let mut failures = Vec::new();
-    for file in dev_files() {
-        let code = treebank_code(&file);
+    for file in files {
+        let code = treebank_code(file);
         let profile = resolved_profile(&code);
         let semi_naive = Enhancer::new(&rule_set(&profile));
         let mut exhaustive = Enhancer::new(&rule_set(&profile));
         exhaustive.exhaustive_rounds = true;
-        let basic = basic_only(&std::fs::read(&file).unwrap());
+        let basic = basic_only(&std::fs::read(file).unwrap());
         let name = format!("{code} ({profile})");
         let (fast, _) = enhance(&pipeline(&semi_naive, 2, 64 * 1024), &name, &basic).unwrap();
         let (reference, _) = enhance(&pipeline(&exhaustive, 2, 64 * 1024), &name, &basic).unwrap();
@@ -240,12 +241,15 @@ fn semi_naive_rounds_match_exhaustive_search_on_every_treebank() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Every code in the score files (the map from treebanks to codes) picks a profile of its own
+/// treebank or language, never the fallback.
 #[test]
 fn every_treebank_code_resolves_to_its_own_profile() {
-    for file in dev_files() {
-        let code = treebank_code(&file);
-        let profile = resolved_profile(&code);
-        assert!(code == profile || code.starts_with(&format!("{profile}_")), "{code} resolves to {profile}");
+    for file in [dev_scores_file(), sample_scores_file()] {
+        for row in read_scores(&file) {
+            let (code, profile) = (&row.code, resolved_profile(&row.code));
+            assert!(code == &profile || code.starts_with(&format!("{profile}_")), "{code} resolves to {profile}");
+        }
     }
 }
 

@@ -4,6 +4,7 @@ mod bad_input;
 mod cli;
 mod common;
 mod conllu_io;
+mod dev_scores;
 mod engine;
 mod eval;
 mod invariants;

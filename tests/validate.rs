@@ -3,21 +3,24 @@
 
 use eudify::validate::{validate_file, validate_reader, validate_sentence, Diagnostic, Report, MAX_DIAGNOSTICS};
 
-const UD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/ud");
+use crate::common::{dev_files, sample_files};
+use std::path::PathBuf;
 
 #[test]
 fn every_gold_dev_file_is_valid() {
-    let mut files: Vec<_> = std::fs::read_dir(UD)
-        .expect("gold data directory")
-        .filter_map(|e| {
-            let path = e.ok()?.path().join("dev.conllu");
-            path.is_file().then_some(path)
-        })
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no gold files under {UD}");
+    if let Some(files) = dev_files() {
+        all_valid(&files);
+    }
+}
+
+#[test]
+fn every_gold_sample_file_is_valid() {
+    all_valid(&sample_files());
+}
+
+fn all_valid(files: &[PathBuf]) {
     let mut failures = Vec::new();
-    for file in &files {
+    for file in files {
         let report = validate_file(file).unwrap();
         assert!(report.sentences > 0, "{}", file.display());
         if !report.is_valid() {

@@ -1,0 +1,192 @@
+//! Output quality: every treebank enhanced under its profile keeps the ELAS recorded for it
+//! (`tests/dev-scores.tsv` for the full dev treebanks, `tests/sample-scores.tsv` for the sample
+//! in `tests/data/ud`), and the README's dev table is the one `tests/dev-scores.tsv` gives.
+//! `scripts/eval-dev.sh --write` refreshes all three; improvements are committed with them.
+
+use crate::common::{
+    dev_files, dev_scores_file, read_scores, sample_files, sample_scores_file, treebank_name, Scores,
+};
+use eudify::engine::Enhancer;
+use eudify::eval::{evaluate_readers, EvalOptions};
+use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
+use eudify::rules::{load_ruleset, resolve_profile, RuleSource};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// How far an ELAS may fall below the recorded one before the test fails.
+const TOLERANCE: f64 = 0.05;
+/// Scores are recorded with two decimals.
+const ROUNDING: f64 = 0.011;
+
+/// ELAS and EULAS F1 of `gold` enhanced under `profile`.
+fn measure(enhancer: &Enhancer, name: &str, gold: &[u8]) -> (f64, f64) {
+    let options = PipelineOptions { on_error: OnError::Fail, threads: 1, chunk_bytes: 256 * 1024 };
+    let pipeline = Pipeline::new(enhancer, options).expect("pipeline");
+    let mut out = Vec::with_capacity(gold.len() + gold.len() / 4);
+    pipeline.run(name, gold, &mut out, &mut |r| panic!("{name}: {r}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let report = evaluate_readers(name, gold, "enhanced", &out[..], &EvalOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    (report.elas.f1(), report.eulas.f1())
+}
+
+/// Scores of every file under the code its row in `recorded` gives; files without a row are
+/// returned by name.
+fn measure_all(files: &[PathBuf], recorded: &[Scores]) -> (Vec<Scores>, Vec<String>) {
+    let source = RuleSource::embedded();
+    let enhancer = |profile: &str| {
+        let rules = load_ruleset(&source, profile).unwrap_or_else(|e| panic!("profile {profile}: {}", e.render()));
+        Enhancer::new(&rules)
+    };
+    let basic = enhancer("basic");
+    let (mut measured, mut unrecorded) = (Vec::new(), Vec::new());
+    for file in files {
+        let treebank = treebank_name(file);
+        let Some(row) = recorded.iter().find(|r| r.treebank == treebank) else {
+            unrecorded.push(treebank);
+            continue;
+        };
+        let (profile, _) = resolve_profile(&source, &row.code);
+        let gold = std::fs::read(file).unwrap();
+        let (basic_elas, basic_eulas) = measure(&basic, &treebank, &gold);
+        let (elas, eulas) = measure(&enhancer(&profile), &treebank, &gold);
+        measured.push(Scores { treebank, code: row.code.clone(), basic_elas, basic_eulas, elas, eulas });
+    }
+    (measured, unrecorded)
+}
+
+/// Failures (an ELAS more than [`TOLERANCE`] below the record, a changed baseline, a treebank
+/// missing on either side) and notes (scores above the record: the file can be refreshed).
+fn compare(recorded: &[Scores], measured: &[Scores], unrecorded: &[String], file: &str) -> (Vec<String>, Vec<String>) {
+    let (mut failures, mut notes) = (Vec::new(), Vec::new());
+    for treebank in unrecorded {
+        failures.push(format!("{treebank} has no row in {file}"));
+    }
+    for row in recorded {
+        let Some(now) = measured.iter().find(|m| m.treebank == row.treebank) else {
+            failures.push(format!("{}: in {file} but not in the data", row.treebank));
+            continue;
+        };
+        let tb = &row.treebank;
+        if (now.basic_elas - row.basic_elas).abs() > ROUNDING || (now.basic_eulas - row.basic_eulas).abs() > ROUNDING {
+            failures.push(format!(
+                "{tb}: the copy baseline scores {:.2}/{:.2}, {file} says {:.2}/{:.2}: the data or the scorer changed",
+                now.basic_elas, now.basic_eulas, row.basic_elas, row.basic_eulas
+            ));
+        }
+        let drop = row.elas - now.elas;
+        if drop > TOLERANCE {
+            failures.push(format!(
+                "{tb} ({}): ELAS {:.2} is {drop:.2} below {:.2} in {file} (tolerance {TOLERANCE})",
+                row.code, now.elas, row.elas
+            ));
+        } else if now.elas - row.elas > ROUNDING || (now.eulas - row.eulas).abs() > ROUNDING {
+            notes.push(format!(
+                "{tb} ({}): ELAS {:.2} EULAS {:.2}, {file} says {:.2} {:.2}",
+                row.code, now.elas, now.eulas, row.elas, row.eulas
+            ));
+        }
+    }
+    (failures, notes)
+}
+
+fn check(files: &[PathBuf], score_file: &Path) {
+    let recorded = read_scores(score_file);
+    let (measured, unrecorded) = measure_all(files, &recorded);
+    let name = score_file.file_name().unwrap().to_string_lossy().into_owned();
+    let (failures, notes) = compare(&recorded, &measured, &unrecorded, &name);
+    if !notes.is_empty() {
+        // Past the harness's capture, so a passing run shows it too.
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "note: scores differ from {name}; refresh it with scripts/eval-dev.sh --write:");
+        for note in &notes {
+            let _ = writeln!(err, "  {note}");
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}\n(an improvement elsewhere does not excuse a drop; if a drop is intended, refresh the file \
+         with scripts/eval-dev.sh --write and say why in the commit)",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_dev_treebank_keeps_its_recorded_elas() {
+    if let Some(files) = dev_files() {
+        let recorded = read_scores(&dev_scores_file());
+        assert_eq!(recorded.len(), files.len(), "tests/dev-scores.tsv has a row for each dev treebank");
+        check(&files, &dev_scores_file());
+    }
+}
+
+#[test]
+fn every_sample_treebank_keeps_its_recorded_elas() {
+    let files = sample_files();
+    assert_eq!(read_scores(&sample_scores_file()).len(), files.len());
+    check(&files, &sample_scores_file());
+}
+
+fn row(treebank: &str, elas: f64) -> Scores {
+    Scores {
+        treebank: treebank.into(),
+        code: "xx_yy".into(),
+        basic_elas: 80.0,
+        basic_eulas: 90.0,
+        elas,
+        eulas: 99.0,
+    }
+}
+
+#[test]
+fn a_drop_beyond_the_tolerance_fails_and_names_the_treebank() {
+    let recorded = [row("A-B", 98.00), row("C-D", 97.00)];
+    let measured = [row("A-B", 97.96), row("C-D", 96.93)];
+    let (failures, notes) = compare(&recorded, &measured, &[], "f.tsv");
+    assert_eq!(failures, ["C-D (xx_yy): ELAS 96.93 is 0.07 below 97.00 in f.tsv (tolerance 0.05)"]);
+    assert!(notes.is_empty(), "{notes:?}");
+
+    let measured = [row("A-B", 98.20), row("C-D", 97.00)];
+    let (failures, notes) = compare(&recorded, &measured, &[], "f.tsv");
+    assert!(failures.is_empty(), "{failures:?}");
+    assert_eq!(notes.len(), 1, "an improvement is a note: {notes:?}");
+
+    let mut changed = row("A-B", 98.00);
+    changed.basic_elas = 80.5;
+    let (failures, _) = compare(&recorded, &[changed, row("C-D", 97.00)], &[], "f.tsv");
+    assert!(failures[0].contains("copy baseline"), "{failures:?}");
+
+    let (failures, _) = compare(&recorded, &[row("A-B", 98.00)], &["E-F".into()], "f.tsv");
+    assert_eq!(failures, ["E-F has no row in f.tsv", "C-D: in f.tsv but not in the data"]);
+}
+
+/// The README table `scripts/eval-dev.sh --write` makes from the score file: two treebanks a
+/// row, filled column by column, basic and profile ELAS.
+fn readme_table(rows: &[Scores]) -> String {
+    let mut table = String::from("| treebank | basic | eudify | treebank | basic | eudify |\n|---|---|---|---|---|---|\n");
+    let half = rows.len().div_ceil(2);
+    for i in 0..half {
+        let r = &rows[i];
+        table += &format!("| {} | {:.2} | {:.2} |", r.treebank, r.basic_elas, r.elas);
+        match rows.get(i + half) {
+            Some(r) => table += &format!(" {} | {:.2} | {:.2} |\n", r.treebank, r.basic_elas, r.elas),
+            None => table += "  |  |  |\n",
+        }
+    }
+    table
+}
+
+#[test]
+fn readme_dev_table_is_the_one_the_score_file_gives() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme.find("\n<!-- dev-table").expect("README.md has a <!-- dev-table --> marker");
+    let body = &readme[start + 1..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    let end = body.find("<!-- /dev-table -->").expect("README.md has a <!-- /dev-table --> marker");
+    let expected = readme_table(&read_scores(&dev_scores_file()));
+    assert!(
+        body[..end] == expected,
+        "the README's dev table is not the one tests/dev-scores.tsv gives: run scripts/eval-dev.sh --write\n\
+         README:\n{}\nexpected:\n{expected}",
+        &body[..end]
+    );
+}
