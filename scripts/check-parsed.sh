@@ -4,7 +4,8 @@
 # `eudify enhance --lang LANG`, then `eudify validate` and `udvalidate --level 2 --lang LANG` on
 # the result, and reports per file:
 #   - eudify validate: its error count;
-#   - udvalidate's errors in the enhanced graph (its ENHANCED class, by test id): eudify's to fix;
+#   - udvalidate's errors in the enhanced graph (its ENHANCED class, by test id): eudify's to fix,
+#     and whether both validators flag the same lines (up to the last line eudify validate shows);
 #   - udvalidate's other level-2 errors (basic layer, features, metadata), in the enhanced file and
 #     in the parser's input: eudify keeps every column but DEPS byte for byte, so these must be the
 #     parser's own (spaCy's `ROOT` DEPREL, its feature order, restarting sent_id) and equal.
@@ -23,11 +24,12 @@ command -v udvalidate >/dev/null || { echo "$0: udvalidate not found: pip instal
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# udvalidate prints `[Line N Sent S]: [L2 CLASS test-id] message`; counts `CLASS test-id` pairs.
+# udvalidate's report on $1 (language $2), every incident shown.
+udvalidate_report() { udvalidate --level 2 --lang "$2" --max-err 0 "$1" > "$3" 2>&1 || true; }
+# Its incidents, `[Line N Sent S]: [L2 CLASS test-id] message`, counted as `CLASS test-id count`.
 incidents() {
-  udvalidate --level 2 --lang "$2" --max-err 0 "$1" 2>&1 \
-    | sed -n 's/^\[Line [0-9]* Sent [^]]*\]: \[L[0-9] \([A-Z]*\) \([A-Za-z0-9-]*\)\].*/\1 \2/p' \
-    | sort | uniq -c | awk '{print $2, $3, $1}' || true
+  sed -n 's/^\[Line [0-9]* Sent [^]]*\]: \[L[0-9] \([A-Z]*\) \([A-Za-z0-9-]*\)\].*/\1 \2/p' "$1" \
+    | sort | uniq -c | awk '{print $2, $3, $1}'
 }
 # `CLASS test-id count` lines of $1 as `test-id count, …`, or `none`.
 summary() { awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $3} END {if (NR == 0) printf "none"}' "$1"; }
@@ -48,8 +50,16 @@ for parsed in "$reference"/*/parsed.conllu; do
   # Past its cap of shown errors, eudify validate ends with `… (N in total)`.
   ours=$(sed -n 's/.*(\([0-9]*\) in total)$/\1/p' "$tmp/ours.txt")
   [ -n "$ours" ] || ours=$(grep -c ':[0-9]*: ' "$tmp/ours.txt" || true)
-  incidents "$enhanced" "$lang" > "$tmp/out.txt"
-  incidents "$parsed" "$lang" > "$tmp/in.txt"
+  udvalidate_report "$enhanced" "$lang" "$tmp/ud-out.txt"
+  udvalidate_report "$parsed" "$lang" "$tmp/ud-in.txt"
+  incidents "$tmp/ud-out.txt" > "$tmp/out.txt"
+  incidents "$tmp/ud-in.txt" > "$tmp/in.txt"
+  # The lines each validator flags in the enhanced graph; eudify's report may stop at its cap.
+  sed -n 's/^[^:]*:\([0-9]*\): .*/\1/p' "$tmp/ours.txt" | sort -un > "$tmp/our-lines.txt"
+  last=$(sort -n "$tmp/our-lines.txt" | tail -1)
+  sed -n 's/^\[Line \([0-9]*\) Sent [^]]*\]: \[L[0-9] ENHANCED .*/\1/p' "$tmp/ud-out.txt" | sort -un \
+    | awk -v last="${last:-0}" -v capped="$(grep -c ' in total)$' "$tmp/ours.txt" || true)" \
+      'capped == 0 || $1 <= last' > "$tmp/ud-lines.txt"
   grep '^ENHANCED ' "$tmp/out.txt" > "$tmp/out-enhanced.txt" || true
   grep -v '^ENHANCED ' "$tmp/out.txt" > "$tmp/out-basic.txt" || true
   grep -v '^ENHANCED ' "$tmp/in.txt" > "$tmp/in-basic.txt" || true
@@ -63,6 +73,13 @@ for parsed in "$reference"/*/parsed.conllu; do
   if [ "$ours" -gt 0 ] || [ "$theirs" -gt 0 ]; then status=1; fi
   if { [ "$ours" -eq 0 ] && [ "$theirs" -gt 0 ]; } || { [ "$ours" -gt 0 ] && [ "$theirs" -eq 0 ]; }; then
     echo "   DISAGREEMENT: one validator finds enhanced-graph errors, the other none"
+  fi
+  if cmp -s "$tmp/our-lines.txt" "$tmp/ud-lines.txt"; then
+    echo "   lines flagged:                   the same $(wc -l < "$tmp/our-lines.txt") lines${last:+ (up to line $last)}"
+  else
+    echo "   lines flagged DIFFER: only eudify $(comm -23 <(sort "$tmp/our-lines.txt") <(sort "$tmp/ud-lines.txt") | sort -n | head -5 | tr '\n' ' ')" \
+      "only udvalidate $(comm -13 <(sort "$tmp/our-lines.txt") <(sort "$tmp/ud-lines.txt") | sort -n | head -5 | tr '\n' ' ')"
+    status=1
   fi
   if ! cmp -s "$tmp/out-basic.txt" "$tmp/in-basic.txt"; then
     echo "   the non-enhanced complaints differ from the input's: eudify changed more than DEPS"; status=1
