@@ -1156,8 +1156,10 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             }
         }
         mentions.sort_by_key(|n| n.span.start);
+        let mut index: FxHashMap<&str, usize> = FxHashMap::default();
         for name in mentions {
-            if !names.iter().any(|m| m.text == name.text) {
+            if !index.contains_key(name.text.as_str()) {
+                index.insert(&name.text, names.len());
                 names.push(name);
             }
         }
@@ -1169,7 +1171,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             }
             i
         }
-        let position = |text: &str| names.iter().position(|m| m.text == text);
+        let position = |text: &str| index.get(text).copied();
         let bound: Vec<usize> = (0..names.len())
             .filter(|&i| outer.contains_key(&names[i].text))
             .collect();
@@ -1188,21 +1190,22 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             None if names.is_empty() => return,
             None => root(&mut parent, 0),
         };
-        let mut reported: Vec<usize> = Vec::new();
-        for i in 0..names.len() {
-            let r = root(&mut parent, i);
-            if r == main || reported.contains(&r) {
-                continue;
-            }
-            reported.push(r);
-            let group: Vec<&str> = (0..names.len())
-                .filter(|&j| root(&mut parent, j) == r)
+        let roots: Vec<usize> = (0..names.len()).map(|i| root(&mut parent, i)).collect();
+        let members = |r: usize| -> Vec<&str> {
+            (0..names.len())
+                .filter(|&j| roots[j] == r)
                 .map(|j| names[j].text.as_str())
-                .collect();
-            let others: Vec<&str> = (0..names.len())
-                .filter(|&j| root(&mut parent, j) == main)
-                .map(|j| names[j].text.as_str())
-                .collect();
+                .collect()
+        };
+        let others = members(main);
+        // Each group once, in order of first mention; a few are enough to show the problem.
+        const SHOWN: usize = 5;
+        let mut seen: FxHashSet<usize> = FxHashSet::default();
+        let firsts: Vec<usize> = (0..names.len())
+            .filter(|&i| roots[i] != main && seen.insert(roots[i]))
+            .collect();
+        for (k, &i) in firsts.iter().take(SHOWN).enumerate() {
+            let group = members(roots[i]);
             let what = if group.len() == 1 {
                 format!("`{}` is", group[0])
             } else {
@@ -1216,12 +1219,16 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                     others.join("`, `")
                 ),
             );
-            self.diagnostics.push(d.with_note(format!(
+            let mut d = d.with_note(format!(
                 "link it with an edge of this block, e.g. `{} -[dep]-> {}` or a chain of edges \
                  (order constraints such as `<<` do not connect)",
                 others.first().copied().unwrap_or("H"),
                 group[0]
-            )));
+            ));
+            if k + 1 == SHOWN && firsts.len() > SHOWN {
+                d = d.with_note(format!("and {} more unconnected groups", firsts.len() - SHOWN));
+            }
+            self.diagnostics.push(d);
         }
     }
 
