@@ -219,11 +219,21 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
         }
     }
     let total = names.len();
+    // The file a diagnostic points into (a profile's own file needs no "in profile" note).
+    let path_of = |d: &Diagnostic| {
+        d.span
+            .and_then(|span| merged.sources.get(span.file))
+            .map(|f| f.path.replace('\\', "/"))
+            .unwrap_or_default()
+    };
+    let paths: Vec<String> = merged.diagnostics.iter().map(|(d, _)| path_of(d)).collect();
     let diagnostics: Vec<Diagnostic> = merged
         .diagnostics
         .into_iter()
-        .map(|(d, profiles)| match profiles {
+        .zip(paths)
+        .map(|((d, profiles), path)| match profiles {
             Some(p) if p.len() == total && total > 1 => d.with_note("in every profile"),
+            Some(p) if p.len() == 1 && path.ends_with(&format!("profiles/{}.toml", p[0])) => d,
             Some(p) if p.len() == 1 => d.with_note(format!("in profile `{}`", p[0])),
             Some(p) => d.with_note(format!("in profiles {}", p.join(", "))),
             None => d,
