@@ -152,9 +152,7 @@ fn window(line: &str, before: usize, width: usize) -> (String, usize, usize) {
     if length <= MAX_SHOWN {
         return (line.chars().map(tab).collect(), before, width);
     }
-    let start = before
-        .saturating_sub(MAX_SHOWN / 4)
-        .min(length - MAX_SHOWN);
+    let start = before.saturating_sub(MAX_SHOWN / 4).min(length - MAX_SHOWN);
     let end = start + MAX_SHOWN;
     let mut shown = String::new();
     if start > 0 {

@@ -162,7 +162,10 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
                     i = end;
                     while i < bytes.len() {
                         let line_end = text[i + 1..].find('\n').map_or(bytes.len(), |n| i + 1 + n);
-                        if text[(i + 1).min(line_end)..line_end].trim_start().starts_with('}') {
+                        if text[(i + 1).min(line_end)..line_end]
+                            .trim_start()
+                            .starts_with('}')
+                        {
                             break;
                         }
                         i = line_end;

@@ -29,7 +29,10 @@ mod embedded {
 pub enum RuleSource {
     Embedded,
     /// `lexicons` is `None` when the folder brings no `lexicons/`: the embedded ones are used.
-    Dir { rules: PathBuf, lexicons: Option<PathBuf> },
+    Dir {
+        rules: PathBuf,
+        lexicons: Option<PathBuf>,
+    },
 }
 
 impl RuleSource {
@@ -100,9 +103,16 @@ impl RuleSource {
             RuleSource::Dir { rules, lexicons } => {
                 let mut out = Vec::new();
                 if lexicons.is_none() {
-                    out.extend(RuleSource::Embedded.list(prefix).into_iter().filter(|p| p.starts_with("lexicons/")));
+                    out.extend(
+                        RuleSource::Embedded
+                            .list(prefix)
+                            .into_iter()
+                            .filter(|p| p.starts_with("lexicons/")),
+                    );
                 }
-                for (virtual_root, root) in [("rules/", Some(rules)), ("lexicons/", lexicons.as_ref())] {
+                for (virtual_root, root) in
+                    [("rules/", Some(rules)), ("lexicons/", lexicons.as_ref())]
+                {
                     let Some(root) = root else { continue };
                     if !virtual_root.starts_with(prefix) && !prefix.starts_with(virtual_root) {
                         continue;
