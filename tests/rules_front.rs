@@ -721,6 +721,14 @@ fn a_copy_of_rules_alone_uses_the_embedded_lexicons() {
     }
     let en = load_ruleset(&copy, "en").unwrap();
     assert!(en.lexicons.get("control.object").unwrap().contains("persuade"));
+    // The README's recipe: `cp -r rules my-rules; eudify enhance --rules my-rules ...`.
+    let sample = "tests/data/sample.conllu";
+    let embedded = crate::common::run(&["enhance", "--lang", "en", sample], b"");
+    let copied =
+        crate::common::run(&["enhance", "--lang", "en", "--rules", dir.to_str().unwrap(), sample], b"");
+    assert!(copied.status.success(), "{}", crate::common::text(&copied.stderr));
+    assert!(copied.stderr.is_empty(), "{}", crate::common::text(&copied.stderr));
+    assert_eq!(embedded.stdout, copied.stdout);
     // Its own lexicons folder wins.
     std::fs::create_dir_all(dir.join("lexicons")).unwrap();
     std::fs::write(dir.join("lexicons/universal.toml"), "[control]\nsubject = []\nobject = [\"mine\"]\n").unwrap();

@@ -292,7 +292,12 @@ fn friendly_name(kind: &R) -> String {
         | R::delete_action
         | R::relabel_action
         | R::empty_action
-        | R::transfer_action => {
+        | R::transfer_action
+        // These keywords only start an action: one phrase reads better than the list.
+        | R::kw_add
+        | R::kw_delete
+        | R::kw_relabel
+        | R::transfer_mode => {
             "an action (add, delete, relabel, copy, move, `E = empty copy of ...`)"
         }
         R::example => "`example { ... } expect { ... }`",
@@ -301,7 +306,6 @@ fn friendly_name(kind: &R) -> String {
         R::string => "a quoted string",
         R::regex => "a regex `/.../`",
         R::place => "`after` or `before`",
-        R::transfer_mode => "`copy` or `move`",
         R::direction => "`incoming` or `outgoing`",
         R::kw_phase => "`phase`",
         R::kw_rule => "`rule`",
@@ -310,9 +314,6 @@ fn friendly_name(kind: &R) -> String {
         R::kw_do => "`do`",
         R::kw_example => "`example`",
         R::kw_expect => "`expect`",
-        R::kw_add => "`add`",
-        R::kw_delete => "`delete`",
-        R::kw_relabel => "`relabel`",
         R::kw_empty => "`empty`",
         R::kw_copy => "`copy`",
         R::kw_of => "`of`",
