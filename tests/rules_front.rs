@@ -65,7 +65,8 @@ fn broken_rules_report_every_error() {
     }
 }
 
-/// A throwaway rules tree on disk (`DIR/rules`, `DIR/lexicons`) for the directory backend.
+/// A throwaway rules tree on disk (`DIR/rules`, with `DIR/rules/lexicons`) for the directory
+/// backend.
 struct TempTree(std::path::PathBuf);
 
 impl TempTree {
@@ -106,9 +107,9 @@ fn lexicon_errors_have_line_and_column() {
     let tree = TempTree::new(
         "lexicon",
         &[
-            ("lexicons/universal.toml", UNIVERSAL_LEXICON),
-            ("lexicons/xx.toml", "[control]\nsubject = [\"a\"]\nobjekt = [\"b\"]\n"),
-            ("lexicons/yy.toml", "[control]\nsubject = [\"a\", 3]\n"),
+            ("rules/lexicons/universal.toml", UNIVERSAL_LEXICON),
+            ("rules/lexicons/xx.toml", "[control]\nsubject = [\"a\"]\nobjekt = [\"b\"]\n"),
+            ("rules/lexicons/yy.toml", "[control]\nsubject = [\"a\", 3]\n"),
             ("rules/set/a.rules", SIMPLE_RULES),
             (
                 "rules/profiles/xx.toml",
@@ -119,10 +120,10 @@ fn lexicon_errors_have_line_and_column() {
     let error = load_ruleset(&tree.source(), "xx").expect_err("broken lexicons");
     let rendered = tree.render(&error);
     assert!(
-        rendered.contains("DIR/lexicons/xx.toml:3:1: error: unknown lexicon list `control.objekt`"),
+        rendered.contains("DIR/rules/lexicons/xx.toml:3:1: error: unknown lexicon list `control.objekt`"),
         "{rendered}"
     );
-    assert!(rendered.contains("DIR/lexicons/yy.toml:2:"), "{rendered}");
+    assert!(rendered.contains("DIR/rules/lexicons/yy.toml:2:"), "{rendered}");
     assert!(
         rendered.contains("DIR/rules/profiles/xx.toml:4:"),
         "{rendered}"
@@ -136,7 +137,7 @@ fn profile_errors_have_line_and_column() {
     let tree = TempTree::new(
         "profile",
         &[
-            ("lexicons/universal.toml", UNIVERSAL_LEXICON),
+            ("rules/lexicons/universal.toml", UNIVERSAL_LEXICON),
             ("rules/set/a.rules", SIMPLE_RULES),
             ("rules/profiles/unknown_field.toml", "name = \"unknown_field\"\ndescription = \"x\"\nrulez = []\n"),
             (
@@ -326,7 +327,7 @@ rule everything when not profile.case_feature and (profile.conj_subtype or "case
     N [upos=NOUN|PROPN, lemma!=be, form~=Which, xpos!~=X, lemma=/^(wh|th)/, form=/which/i,
        lemma !in @control.object, PronType, !Number, Case=Gen, Number[psor]=Sing,
        misc.SpaceAfter=No, misc=/Foo/, LEMMA="that one"];
-    A !-[obj]-> N;  A !=[obj]=> N;  A << N;  A < subtree(N);  N >> A;  C > A;  A != C;
+    H -[advmod]-> A;  A !-[obj]-> N;  A !=[obj]=> N;  A << N;  A < subtree(N);  N >> A;  C > A;  A != C;
   }
   without { N -[case]-> C2;  C2 << C; }
   without { H [upos=VERB]; }
@@ -358,4 +359,380 @@ rule everything when not profile.case_feature and (profile.conj_subtype or "case
     if let Err(e) = check_text("doc.rules", text, &embedded_lexicon()) {
         panic!("{}", e.render());
     }
+}
+
+// ---- vocabulary, folders, and what `check` reports -----------------------------------------
+
+/// A rules folder with one profile `xx` over `set/*.rules` holding `rules`, and the universal
+/// lexicon; `extra` adds or replaces files.
+fn folder(name: &str, rules: &str, extra: &[(&str, &str)]) -> TempTree {
+    let mut files = vec![
+        ("rules/lexicons/universal.toml", UNIVERSAL_LEXICON),
+        ("rules/set/a.rules", rules),
+        (
+            "rules/profiles/xx.toml",
+            "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n",
+        ),
+    ];
+    for (path, text) in extra {
+        files.retain(|(p, _)| p != path);
+        files.push((path, text));
+    }
+    TempTree::new(name, &files)
+}
+
+/// `check_all` of the folder: the rendered diagnostics, which must include an error.
+fn check_errors(tree: &TempTree) -> String {
+    match check_all(&tree.source()) {
+        Ok(warnings) => panic!("checked clean: {}", warnings.join("\n")),
+        Err(e) => {
+            assert!(e.errors().count() > 0);
+            tree.render(&e)
+        }
+    }
+}
+
+#[test]
+fn unknown_relation_is_an_error() {
+    let tree = folder(
+        "relation",
+        "phase one\nrule r {\n  match { H -[acll:relcl]-> N; H -[obl:*|nmood]-> M; }\n  do { add H =[acl:relcl]=> N; add H =[ob:tmod]=> M; }\n}\n",
+        &[],
+    );
+    let rendered = check_errors(&tree);
+    assert!(rendered.contains("unknown UD relation `acll`"), "{rendered}");
+    assert!(rendered.contains("did you mean `acl`?"), "{rendered}");
+    assert!(rendered.contains("unknown UD relation `nmood`"), "{rendered}");
+    assert!(rendered.contains("unknown UD relation `ob`"), "{rendered}");
+    snapshot!("vocabulary_unknown_relation", rendered);
+}
+
+#[test]
+fn unknown_feature_is_an_error_unless_the_profile_declares_it() {
+    let rules = "phase one\nrule r {\n  match { H -[obl]-> N; N [PronTyp=Rel, NumForm=Digit]; }\n  do { add H =[obl:{feat(N, Styl)}]=> N; }\n}\n";
+    let tree = folder("feature", rules, &[]);
+    let rendered = check_errors(&tree);
+    assert!(rendered.contains("unknown feature `PronTyp`"), "{rendered}");
+    assert!(rendered.contains("did you mean `PronType`?"), "{rendered}");
+    assert!(rendered.contains("unknown feature `NumForm`"), "{rendered}");
+    assert!(rendered.contains("unknown feature `Styl`"), "{rendered}");
+    snapshot!("vocabulary_unknown_feature", rendered);
+
+    // Declared by the profile: only the typo is left, and it suggests the declared name.
+    let tree = folder(
+        "feature_declared",
+        rules,
+        &[(
+            "rules/profiles/xx.toml",
+            "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\nfeatures = [\"NumForm\", \"Style\"]\n",
+        )],
+    );
+    let rendered = check_errors(&tree);
+    assert!(!rendered.contains("`NumForm`"), "{rendered}");
+    assert!(rendered.contains("unknown feature `Styl`"), "{rendered}");
+    assert!(rendered.contains("did you mean `Style`?"), "{rendered}");
+}
+
+#[test]
+fn unknown_enhancement_in_when_is_an_error() {
+    let tree = folder(
+        "enhancement_when",
+        "phase one\nrule r when \"gaping\" in profile.annotates {\n  match { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n",
+        &[],
+    );
+    let rendered = check_errors(&tree);
+    assert!(rendered.contains("unknown enhancement `gaping`"), "{rendered}");
+    assert!(rendered.contains("did you mean `gapping`?"), "{rendered}");
+    snapshot!("vocabulary_unknown_enhancement_when", rendered);
+}
+
+#[test]
+fn unknown_enhancement_in_annotates_is_an_error() {
+    let tree = folder(
+        "enhancement_annotates",
+        SIMPLE_RULES,
+        &[(
+            "rules/profiles/xx.toml",
+            "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n[settings]\nannotates = [\"case\", \"gaping\", \"zzz\"]\n",
+        )],
+    );
+    let rendered = check_errors(&tree);
+    assert!(
+        rendered.contains("profiles/xx.toml:5:22: error: unknown enhancement `gaping`"),
+        "{rendered}"
+    );
+    assert!(rendered.contains("did you mean `gapping`?"), "{rendered}");
+    assert!(rendered.contains("unknown enhancement `zzz`"), "{rendered}");
+    snapshot!("vocabulary_unknown_enhancement_annotates", rendered);
+}
+
+/// The enhancement names are data: a folder's own vocabulary.toml replaces the embedded one.
+#[test]
+fn enhancement_names_come_from_the_vocabulary_file() {
+    let rules = "phase one\nrule r when \"mine\" in profile.annotates {\n  match { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n";
+    let tree = folder("vocabulary_own", rules, &[]);
+    assert!(check_errors(&tree).contains("unknown enhancement `mine`"));
+    let tree = folder(
+        "vocabulary_own_declared",
+        rules,
+        &[("rules/vocabulary.toml", "[enhancements]\nmine = \"a test enhancement\"\n")],
+    );
+    if let Err(e) = check_all(&tree.source()) {
+        panic!("{}", tree.render(&e));
+    }
+    // Without `annotates`, a profile annotates every declared enhancement.
+    let set = load_ruleset(&tree.source(), "xx").unwrap();
+    assert_eq!(set.settings.annotates, ["mine"]);
+    assert!(set.rules().any(|r| r.name == "r"));
+}
+
+#[test]
+fn rule_enabled_by_no_profile_is_a_warning() {
+    let rules = "phase one\nrule on {\n  match { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\nrule off when profile.conj_root {\n  match { H -[nmod]-> N; }\n  do { add H =[nmod]=> N; }\n}\n";
+    let tree = folder(
+        "no_profile_enables",
+        rules,
+        &[("rules/other/b.rules", "phase one\nrule unused {\n  match { H -[obl]-> N; }\n  do { add H =[dep]=> N; }\n}\n")],
+    );
+    let warnings = match check_all(&tree.source()) {
+        Ok(warnings) => warnings,
+        Err(e) => panic!("{}", tree.render(&e)),
+    };
+    let rendered = warnings.join("\n").replace(&tree.0.display().to_string(), "DIR");
+    assert_eq!(warnings.len(), 2, "{rendered}");
+    assert!(rendered.contains("rule `off` is enabled by no profile"), "{rendered}");
+    assert!(rendered.contains("rule `unused` is enabled by no profile"), "{rendered}");
+    assert!(!rendered.contains("rule `on`"), "{rendered}");
+    snapshot!("vocabulary_rule_enabled_by_no_profile", rendered);
+}
+
+#[test]
+fn deep_nesting_is_a_caret_error_not_a_crash() {
+    let not_chain = format!(
+        "phase one\nrule r when {}profile.conj_root {{\n  match {{ H -[obl]-> N; }}\n  do {{ add H =[obl]=> N; }}\n}}\n",
+        "not ".repeat(20_000)
+    );
+    let parens = format!(
+        "phase one\nrule r {{\n  match {{ H -[{}obl{}]-> N; }}\n  do {{ add H =[obl]=> N; }}\n}}\n",
+        "(".repeat(20_000),
+        ")".repeat(20_000)
+    );
+    let lexicon = embedded_lexicon();
+    let mut all = String::new();
+    for (name, text) in [("not", &not_chain), ("parens", &parens)] {
+        let error = check_text(&format!("{name}.rules"), text, &lexicon).expect_err(name);
+        let rendered = error.render();
+        assert!(rendered.contains("nesting deeper than 64 levels"), "{rendered}");
+        all.push_str(&rendered);
+    }
+    snapshot!("nesting_too_deep", all);
+    // The limit itself still parses, in guards, templates and label patterns.
+    let at_limit = format!(
+        "phase one\nrule r when {0}profile.conj_root{1} {{\n  match {{ H -[{2}obl{3}]-> N; }}\n  do {{ add H =[obl{{?lemma(N) when {0}profile.conj_root{1}}}]=> N; }}\n}}\n",
+        "(".repeat(64),
+        ")".repeat(64),
+        "(".repeat(63),
+        ")".repeat(63)
+    );
+    if let Err(e) = check_text("limit.rules", &at_limit, &lexicon) {
+        panic!("{}", e.render());
+    }
+}
+
+#[test]
+fn unconnected_variables_are_an_error() {
+    let lexicon = embedded_lexicon();
+    let five = "phase one\nrule r {\n  match { A [upos=NOUN]; B [upos=NOUN]; C; D; E; A -[nmod]-> B; D -[amod]-> E; }\n  do { add A =[dep]=> C; }\n}\n";
+    let error = check_text("five.rules", five, &lexicon).expect_err("unconnected");
+    let rendered = error.render();
+    assert_eq!(error.errors().count(), 2, "{rendered}");
+    assert!(rendered.contains("`C` is not connected to `A`, `B`"), "{rendered}");
+    assert!(rendered.contains("`D`, `E` are not connected"), "{rendered}");
+    // A `without` block's new variables must hang on the match's by edges too.
+    let without = "phase one\nrule r {\n  match { A -[nmod]-> B; }\n  without { X [upos=VERB]; X << A; }\n  do { add A =[dep]=> B; }\n}\n";
+    let error = check_text("without.rules", without, &lexicon).expect_err("unconnected without");
+    let both = format!("{rendered}\n{}", error.render());
+    assert!(both.contains("`X` is not connected to `A` by an edge"), "{both}");
+    snapshot!("unconnected_variables", both);
+    // Connected through a chain (and through the match, for a without): fine.
+    let chain = "phase one\nrule r {\n  match { A -[nmod]-> B; B -[amod]-> C; }\n  without { B -[case]-> X; }\n  do { add A =[dep]=> C; }\n}\n";
+    if let Err(e) = check_text("chain.rules", chain, &lexicon) {
+        panic!("{}", e.render());
+    }
+}
+
+#[test]
+fn long_lines_are_cut_around_the_caret() {
+    let long = format!(
+        "phase one\nrule r {{\n  match {{ H -[obl]-> N; {} N [upos=NOUN] C; }}\n  do {{ add H =[obl]=> N; }}\n}}\n",
+        "N [upos=NOUN]; ".repeat(700_000)
+    );
+    assert!(long.len() > 10_000_000);
+    let error = check_text("long.rules", &long, &embedded_lexicon()).expect_err("syntax error");
+    let rendered = error.render();
+    assert!(rendered.len() < 1_000, "{} bytes", rendered.len());
+    let lines: Vec<&str> = rendered.lines().collect();
+    // The caret still points at the reported column, and the line is cut on both sides.
+    let reported: usize = lines[0].split(':').nth(2).unwrap().parse().unwrap();
+    assert!(reported > 10_000_000, "{rendered}");
+    let expected = long.lines().nth(2).unwrap().chars().nth(reported - 1);
+    let caret = lines.iter().position(|l| l.contains('^')).unwrap();
+    let column = lines[caret].chars().position(|c| c == '^').unwrap();
+    assert_eq!(lines[caret - 1].chars().nth(column), expected, "{rendered}");
+    assert!(lines[caret - 1].contains(" | …"), "{rendered}");
+    snapshot!("long_line_cut", rendered);
+}
+
+#[test]
+fn syntax_errors_say_what_was_expected_in_words() {
+    let lexicon = embedded_lexicon();
+    let mut all = String::new();
+    for (name, text) in [
+        ("no_match", "phase one\nrule r {\n  mach { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n"),
+        ("no_phase_name", "phase\nrule r {}\n"),
+        ("keyword_as_name", "phase one\nrule r {\n  match { H -[obl]-> not; }\n  do { add H =[obl]=> N; }\n}\n"),
+        ("bad_action", "phase one\nrule r {\n  match { H -[obl]-> N; }\n  do { ad H =[obl]=> N; }\n}\n"),
+    ] {
+        let error = check_text(&format!("{name}.rules"), text, &lexicon).expect_err(name);
+        let rendered = error.render();
+        assert!(!rendered.contains("kw_") && !rendered.contains("_block"), "{rendered}");
+        all.push_str(&rendered);
+        all.push('\n');
+    }
+    assert!(all.contains("expected `match`"), "{all}");
+    snapshot!("syntax_expectations_in_words", all);
+}
+
+#[test]
+fn each_diagnostic_is_reported_once_however_many_profiles_share_the_file() {
+    let profile = |name: &str| {
+        format!("name = \"{name}\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n")
+    };
+    // Only p1 declares NumForm: the other two meet an error that the check of every file
+    // (which knows every declared feature) does not.
+    let p1 = format!("{}features = [\"NumForm\"]\n", profile("p1"));
+    let (p2, p3) = (profile("p2"), profile("p3"));
+    let tree = TempTree::new(
+        "once",
+        &[
+            ("rules/lexicons/universal.toml", UNIVERSAL_LEXICON),
+            ("rules/set/a.rules", "phase one\nrule r {\n  match { H -[obl]-> N; N [NumForm=Digit]; }\n  do { add H =[obl]=> X; }\n}\n"),
+            ("rules/set/b.rules", "phase one\nrule s {\n  match { H -[obl]-> N; }\n  do { add H =[nmod]=> N }\n  oops\n}\n"),
+            ("rules/profiles/p1.toml", &p1),
+            ("rules/profiles/p2.toml", &p2),
+            ("rules/profiles/p3.toml", &p3),
+        ],
+    );
+    let rendered = check_errors(&tree);
+    assert_eq!(rendered.matches("unknown node variable `X`").count(), 1, "{rendered}");
+    assert_eq!(rendered.matches("syntax error").count(), 1, "{rendered}");
+    assert_eq!(rendered.matches("unknown feature `NumForm`").count(), 1, "{rendered}");
+    assert!(rendered.contains("= note: in profiles p2, p3"), "{rendered}");
+    snapshot!("diagnostic_once_across_profiles", rendered);
+    // `eudify check` prints exactly that, and exits 1.
+    let out = crate::common::run(&["check", "--rules", tree.0.join("rules").to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = crate::common::text(&out.stderr).replace(&tree.0.display().to_string(), "DIR");
+    assert_eq!(stderr, rendered);
+}
+
+#[test]
+fn a_folder_without_profiles_is_refused() {
+    let tree = TempTree::new("no_profiles", &[("rules/set/a.rules", SIMPLE_RULES)]);
+    let error = RuleSource::from_dir(&tree.0.join("rules")).expect_err("no profile");
+    let rendered = error.replace(&tree.0.display().to_string(), "DIR");
+    assert!(rendered.contains("no profile"), "{rendered}");
+    snapshot!("folder_without_profiles", rendered);
+    // Every subcommand that reads rules says so and exits 1.
+    let dir = tree.0.join("rules");
+    let dir = dir.to_str().unwrap();
+    for args in [
+        vec!["check", "--rules", dir],
+        vec!["test", "--rules", dir],
+        vec!["profiles", "--rules", dir],
+        vec!["enhance", "--rules", dir, "tests/data/sample.conllu"],
+    ] {
+        let out = crate::common::run(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = crate::common::text(&out.stderr);
+        assert!(stderr.contains("no profile"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// `rules export DIR` writes a folder that `--rules DIR` reads unchanged: it checks clean and
+/// every profile loads the same rules, settings and lexicons as the embedded one.
+#[test]
+fn exported_rules_load_like_the_embedded_ones() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("rules-export");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = crate::common::run(&["rules", "export", dir.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{}", crate::common::text(&out.stderr));
+    assert!(dir.join("profiles/en.toml").is_file());
+    assert!(dir.join("lexicons/en.toml").is_file());
+    assert!(dir.join("vocabulary.toml").is_file());
+    let exported = RuleSource::from_dir(&dir).unwrap();
+    if let Err(e) = check_all(&exported) {
+        panic!("{}", e.render());
+    }
+    let embedded = RuleSource::embedded();
+    let profiles = list_profiles(&embedded).unwrap_or_else(|(s, d)| panic!("{}", render_all(&d, &s)));
+    for profile in profiles {
+        let a = load_ruleset(&embedded, &profile.name).unwrap();
+        let b = load_ruleset(&exported, &profile.name).unwrap();
+        let names = |set: &eudify::rules::RuleSet| {
+            set.rules().map(|r| (r.name.clone(), r.examples.len())).collect::<Vec<_>>()
+        };
+        assert_eq!(names(&a), names(&b), "{}", profile.name);
+        assert_eq!(a.settings, b.settings, "{}", profile.name);
+        assert_eq!(a.lexicons.loaded, b.lexicons.loaded, "{}", profile.name);
+        for list in a.lexicons.names() {
+            assert_eq!(a.lexicons.sorted(list), b.lexicons.sorted(list), "{list}");
+        }
+    }
+    // `test --rules DIR` gives the embedded results; a second export refuses to overwrite.
+    let embedded_test = crate::common::run(&["test"], b"");
+    let exported_test = crate::common::run(&["test", "--rules", dir.to_str().unwrap()], b"");
+    assert!(exported_test.status.success());
+    assert_eq!(
+        crate::common::text(&embedded_test.stdout),
+        crate::common::text(&exported_test.stdout).replace(dir.to_str().unwrap(), "rules")
+    );
+    let again = crate::common::run(&["rules", "export", dir.to_str().unwrap()], b"");
+    assert_eq!(again.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A copy of `rules/` alone (no `lexicons/` inside) uses the embedded lexicons; a copy that
+/// brings its own uses those.
+#[test]
+fn a_copy_of_rules_alone_uses_the_embedded_lexicons() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("rules-copy-alone");
+    let _ = std::fs::remove_dir_all(&dir);
+    let source = RuleSource::embedded();
+    for path in source.list("rules/") {
+        let target = dir.join(path.strip_prefix("rules/").unwrap());
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(&target, source.read(&path).unwrap().as_ref()).unwrap();
+    }
+    let copy = RuleSource::from_dir(&dir).unwrap();
+    if let Err(e) = check_all(&copy) {
+        panic!("{}", e.render());
+    }
+    let en = load_ruleset(&copy, "en").unwrap();
+    assert!(en.lexicons.get("control.object").unwrap().contains("persuade"));
+    // The README's recipe: `cp -r rules my-rules; eudify enhance --rules my-rules ...`.
+    let sample = "tests/data/sample.conllu";
+    let embedded = crate::common::run(&["enhance", "--lang", "en", sample], b"");
+    let copied =
+        crate::common::run(&["enhance", "--lang", "en", "--rules", dir.to_str().unwrap(), sample], b"");
+    assert!(copied.status.success(), "{}", crate::common::text(&copied.stderr));
+    assert!(copied.stderr.is_empty(), "{}", crate::common::text(&copied.stderr));
+    assert_eq!(embedded.stdout, copied.stdout);
+    // Its own lexicons folder wins.
+    std::fs::create_dir_all(dir.join("lexicons")).unwrap();
+    std::fs::write(dir.join("lexicons/universal.toml"), "[control]\nsubject = []\nobject = [\"mine\"]\n").unwrap();
+    let error = load_ruleset(&RuleSource::from_dir(&dir).unwrap(), "en").expect_err("no en lexicon");
+    assert!(error.render().contains("no lexicon `en`"), "{}", error.render());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -26,6 +26,19 @@ pub enum Command {
     Test(RulesArgs),
     /// For each enhanced edge, the rule that created or last changed it (or "basic").
     Explain(ExplainArgs),
+    /// Work with the rule files themselves.
+    #[command(subcommand)]
+    Rules(RulesCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RulesCommand {
+    /// Write the embedded rules, profiles, vocabulary and lexicons into a new folder DIR, in the
+    /// layout `--rules DIR` reads, to edit them.
+    Export {
+        /// A folder that does not exist yet, or is empty.
+        dir: PathBuf,
+    },
 }
 
 #[derive(clap::Args, Debug)]

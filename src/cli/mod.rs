@@ -8,6 +8,7 @@ mod explain;
 mod test;
 mod eval;
 mod profiles;
+mod rules;
 mod validate;
 
 use anyhow::Result;
@@ -25,6 +26,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Check(a) => check::run(a),
         Command::Test(a) => test::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Rules(a) => rules::run(a),
     }
 }
 

@@ -9,7 +9,10 @@
 //! feature both required and forbidden, a node with two basic heads, an edge both required and
 //! forbidden, a word-order cycle), `without` blocks that are empty, can never match, or always
 //! match, rules without actions, invalid labels built from literal text, and examples (CoNLL-U
-//! that does not parse, malformed `expect` lines).
+//! that does not parse, malformed `expect` lines), relations that are not UD's, features that are
+//! neither UD's universal ones nor declared by the profile, enhancement names not declared in
+//! `rules/vocabulary.toml`, and match patterns whose variables are not all connected by edges
+//! (each separate group would multiply the search by the sentence length).
 //!
 //! The checked form is built for one profile's settings at the same time: guards are evaluated
 //! and setting references substituted (see [`crate::rules::ast`]).
@@ -19,6 +22,8 @@ use super::diagnostic::Diagnostic;
 use super::lexicon::Lexicon;
 use super::profile::{SettingType, SettingValue, Settings, SETTINGS};
 use super::source::SourceMap;
+use super::vocabulary::Vocabulary;
+use crate::ud::{is_relation, is_universal_feature, RELATIONS, UNIVERSAL_FEATURES};
 use crate::conllu::{NodeId, RawBlock, Sentence};
 use super::text_regex::TextRegex;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -77,6 +82,10 @@ pub struct Context<'a> {
     pub sources: &'a SourceMap,
     pub lexicon: &'a Lexicon,
     pub settings: &'a Settings,
+    /// The declared enhancement names.
+    pub vocabulary: &'a Vocabulary,
+    /// Language-specific feature names the profile declares (UD's universal ones are built in).
+    pub features: &'a [String],
 }
 
 /// Checks every rule of `files` (duplicate names are looked for across all of them) and builds
@@ -145,8 +154,9 @@ pub fn eval_guard(guard: &Guard, settings: &Settings) -> bool {
     }
 }
 
-/// Reports unknown settings and settings of the wrong type in a guard.
-pub fn check_guard(guard: &Guard, diagnostics: &mut Vec<Diagnostic>) {
+/// Reports unknown settings, settings of the wrong type and undeclared enhancement names
+/// (`"x" in profile.annotates`) in a guard.
+pub fn check_guard(guard: &Guard, vocabulary: &Vocabulary, diagnostics: &mut Vec<Diagnostic>) {
     let mut expect =
         |name: &Name, wanted: SettingType, usage: &str| match Settings::type_of(&name.text) {
             None => diagnostics.push(unknown_setting(name)),
@@ -164,10 +174,18 @@ pub fn check_guard(guard: &Guard, diagnostics: &mut Vec<Diagnostic>) {
     match &guard.kind {
         GuardKind::Setting(name) => expect(name, SettingType::Bool, "a condition on its own"),
         GuardKind::Equals { setting, .. } => expect(setting, SettingType::Text, "`==`"),
-        GuardKind::Contains { setting, .. } => expect(setting, SettingType::List, "`in`"),
-        GuardKind::Not(inner) => check_guard(inner, diagnostics),
+        GuardKind::Contains { setting, value } => {
+            expect(setting, SettingType::List, "`in`");
+            if setting.text == "annotates" && !vocabulary.is_enhancement(value) {
+                // The guard starts with the quoted name: point at it.
+                let mut span = guard.span;
+                span.end = (span.start + value.len() + 2).min(span.end);
+                diagnostics.push(vocabulary.unknown_enhancement(span, value));
+            }
+        }
+        GuardKind::Not(inner) => check_guard(inner, vocabulary, diagnostics),
         GuardKind::And(parts) | GuardKind::Or(parts) => {
-            parts.iter().for_each(|g| check_guard(g, diagnostics))
+            parts.iter().for_each(|g| check_guard(g, vocabulary, diagnostics))
         }
     }
 }
@@ -284,7 +302,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             );
         }
         if let Some(guard) = &rule.guard {
-            check_guard(guard, self.diagnostics);
+            check_guard(guard, self.ctx.vocabulary, self.diagnostics);
         }
 
         // Edge variables are declared by positive edges of the match block, before anything
@@ -324,11 +342,13 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
 
         let empty = Scope::default();
         let (pattern, mut scope) = self.pattern(&rule.pattern, &empty, VarOrigin::Match);
+        self.connected(&rule.pattern, &empty);
         self.contradictions(&[&rule.pattern], &pattern, "this rule can never match");
 
         let mut withouts = Vec::new();
         for (i, without) in rule.withouts.iter().enumerate() {
             let (checked, local) = self.pattern(without, &scope, VarOrigin::Without(i));
+            self.connected(without, &scope);
             for name in local.keys().filter(|n| !scope.contains_key(*n)) {
                 self.without_only.insert(name.clone());
             }
@@ -506,6 +526,11 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
     }
 
     fn constraint(&mut self, c: &Constraint) -> Option<FieldTest> {
+        if let Field::Feature(name) = &c.field {
+            if !self.known_feature(name, c.field_span) {
+                return None;
+            }
+        }
         let test = match &c.test {
             ValueTest::Equals {
                 values,
@@ -583,8 +608,14 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
     fn label_pattern(&mut self, label: &LabelPattern, own: Option<&Name>) -> Option<LabelTest> {
         Some(match label {
             LabelPattern::Any { .. } => LabelTest::Any,
-            LabelPattern::Exact { label, .. } => LabelTest::Exact(label.clone()),
-            LabelPattern::Universal { univ, .. } => LabelTest::Universal(univ.clone()),
+            LabelPattern::Exact { label, span } => {
+                self.known_relation(label.split(':').next().unwrap_or_default(), *span)?;
+                LabelTest::Exact(label.clone())
+            }
+            LabelPattern::Universal { univ, span } => {
+                self.known_relation(univ, *span)?;
+                LabelTest::Universal(univ.clone())
+            }
             LabelPattern::Subtype { sub, .. } => LabelTest::Subtype(sub.clone()),
             LabelPattern::Regex { pattern, span } => {
                 LabelTest::Regex(compile_regex(pattern, false, *span, self.diagnostics)?)
@@ -957,7 +988,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
         let mut all_literal = true;
         for part in &expr.parts {
             if let Some(guard) = &part.guard {
-                check_guard(guard, self.diagnostics);
+                check_guard(guard, self.ctx.vocabulary, self.diagnostics);
             }
             let value = match &part.value {
                 PartValue::Literal(text) => Some(TemplateValue::Literal(text.clone())),
@@ -979,6 +1010,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                     if !valid {
                         self.error(feature.span, format!("invalid feature name `{}`: features are written like `Case`, `Number[psor]`", feature.text));
                     }
+                    let valid = valid && self.known_feature(&feature.text, feature.span);
                     self.action_var(node, scope)
                         .filter(|_| valid)
                         .map(|n| TemplateValue::Feature {
@@ -1052,7 +1084,152 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                 return None;
             }
         }
+        // The universal part, when literal text spells it: all of a leading literal that ends
+        // at `:` or is followed only by optional parts (which write `:value`).
+        if let Some(TemplatePart { value: TemplateValue::Literal(lead), .. }) = parts.first() {
+            let rest_optional = parts[1..].iter().all(|p| p.optional);
+            let univ = match lead.split_once(':') {
+                Some((univ, _)) => Some(univ),
+                None if rest_optional => Some(lead.as_str()),
+                None => None,
+            };
+            if let Some(univ) = univ.filter(|u| !u.is_empty()) {
+                self.known_relation(univ, expr.span)?;
+            }
+        }
         Some(Template { parts })
+    }
+
+    // ---- UD vocabulary --------------------------------------------------------------------
+
+    /// Whether `univ` is a UD relation; reports it at `span` when not.
+    fn known_relation(&mut self, univ: &str, span: Span) -> Option<()> {
+        if is_relation(univ) {
+            return Some(());
+        }
+        let d = Diagnostic::error(span, format!("unknown UD relation `{univ}`"));
+        self.diagnostics.push(match closest(univ, RELATIONS.iter().copied()) {
+            Some(s) => d.with_note(format!("did you mean `{s}`?")),
+            None => d.with_note(format!("UD's relations are {}", RELATIONS.join(", "))),
+        });
+        None
+    }
+
+    /// Whether `name` (`Case`, `Number[psor]`) is a universal feature or one the profile
+    /// declares; reports it at `span` when not.
+    fn known_feature(&mut self, name: &str, span: Span) -> bool {
+        let base = name.split_once('[').map_or(name, |(base, _)| base);
+        if is_universal_feature(name) || self.ctx.features.iter().any(|f| f == base || f == name) {
+            return true;
+        }
+        let candidates = UNIVERSAL_FEATURES
+            .iter()
+            .map(|(f, _)| *f)
+            .chain(self.ctx.features.iter().map(String::as_str));
+        let d = Diagnostic::error(span, format!("unknown feature `{base}`"));
+        self.diagnostics.push(match closest(base, candidates) {
+            Some(s) => d.with_note(format!("did you mean `{s}`?")),
+            None => d.with_note(
+                "not a UD universal feature: declare a language-specific one in the profile's \
+                 `features` list",
+            ),
+        });
+        false
+    }
+
+    /// Reports variables of `pattern` that no chain of its edges ties to the others (or, in a
+    /// `without` block, to the match's variables in `outer`): the matcher would try every word
+    /// for each separate group, multiplying the work by the sentence length each time.
+    fn connected(&mut self, pattern: &Pattern, outer: &Scope) {
+        // Union-find over the block's variables; the outer ones are one group already bound.
+        let mut names: Vec<&Name> = Vec::new();
+        let mut mentions: Vec<&Name> = pattern.nodes.iter().map(|n| &n.var).collect();
+        for edge in &pattern.edges {
+            mentions.extend([&edge.from, &edge.to]);
+        }
+        for order in &pattern.order {
+            match order {
+                OrderConstraint::Before { left, right, .. } => {
+                    mentions.extend([left.var(), right.var()])
+                }
+                OrderConstraint::Distinct { a, b, .. } => mentions.extend([a, b]),
+            }
+        }
+        mentions.sort_by_key(|n| n.span.start);
+        let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+        for name in mentions {
+            if !index.contains_key(name.text.as_str()) {
+                index.insert(&name.text, names.len());
+                names.push(name);
+            }
+        }
+        let mut parent: Vec<usize> = (0..names.len()).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
+        }
+        let position = |text: &str| index.get(text).copied();
+        let bound: Vec<usize> = (0..names.len())
+            .filter(|&i| outer.contains_key(&names[i].text))
+            .collect();
+        for pair in bound.windows(2) {
+            let (a, b) = (root(&mut parent, pair[0]), root(&mut parent, pair[1]));
+            parent[a] = b;
+        }
+        for edge in pattern.edges.iter().filter(|e| !e.negated) {
+            if let (Some(a), Some(b)) = (position(&edge.from.text), position(&edge.to.text)) {
+                let (a, b) = (root(&mut parent, a), root(&mut parent, b));
+                parent[a] = b;
+            }
+        }
+        let main = match bound.first() {
+            Some(&b) => root(&mut parent, b),
+            None if names.is_empty() => return,
+            None => root(&mut parent, 0),
+        };
+        let roots: Vec<usize> = (0..names.len()).map(|i| root(&mut parent, i)).collect();
+        let members = |r: usize| -> Vec<&str> {
+            (0..names.len())
+                .filter(|&j| roots[j] == r)
+                .map(|j| names[j].text.as_str())
+                .collect()
+        };
+        let others = members(main);
+        // Each group once, in order of first mention; a few are enough to show the problem.
+        const SHOWN: usize = 5;
+        let mut seen: FxHashSet<usize> = FxHashSet::default();
+        let firsts: Vec<usize> = (0..names.len())
+            .filter(|&i| roots[i] != main && seen.insert(roots[i]))
+            .collect();
+        for (k, &i) in firsts.iter().take(SHOWN).enumerate() {
+            let group = members(roots[i]);
+            let what = if group.len() == 1 {
+                format!("`{}` is", group[0])
+            } else {
+                format!("`{}` are", group.join("`, `"))
+            };
+            let d = Diagnostic::error(
+                names[i].span,
+                format!(
+                    "{what} not connected to `{}` by an edge: the matcher would try every word \
+                     for each unconnected group, multiplying the work by the sentence length",
+                    others.join("`, `")
+                ),
+            );
+            let mut d = d.with_note(format!(
+                "link it with an edge of this block, e.g. `{} -[dep]-> {}` or a chain of edges \
+                 (order constraints such as `<<` do not connect)",
+                others.first().copied().unwrap_or("H"),
+                group[0]
+            ));
+            if k + 1 == SHOWN && firsts.len() > SHOWN {
+                d = d.with_note(format!("and {} more unconnected groups", firsts.len() - SHOWN));
+            }
+            self.diagnostics.push(d);
+        }
     }
 
     // ---- examples -------------------------------------------------------------------------
@@ -1102,7 +1279,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
         let mut expect = Vec::new();
         for expectation in &example.expects {
             if let Some(guard) = &expectation.guard {
-                check_guard(guard, self.diagnostics);
+                check_guard(guard, self.ctx.vocabulary, self.diagnostics);
             }
             if expectation.lines.is_empty() {
                 self.error(expectation.span, "an empty `expect` block checks nothing");

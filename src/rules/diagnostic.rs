@@ -85,16 +85,14 @@ impl Diagnostic {
                 let _ = writeln!(
                     out,
                     "{}:{}:{}: {level}: {}",
-                    file.path, span.line, span.col, self.message
+                    file.path,
+                    span.line,
+                    span.col,
+                    cut(&self.message)
                 );
                 let line_text = file.line_text(span.line);
                 let number = span.line.to_string();
                 let pad = " ".repeat(number.len());
-                // Tabs are shown as one space each so that the caret lines up.
-                let shown: String = line_text
-                    .chars()
-                    .map(|c| if c == '\t' { ' ' } else { c })
-                    .collect();
                 let before = span.col.saturating_sub(1) as usize;
                 let line_end = file.line_start(span.line) + line_text.len();
                 let width = if span.end > span.start {
@@ -104,29 +102,69 @@ impl Diagnostic {
                 } else {
                     1
                 };
+                let (shown, before, width) = window(line_text, before, width);
                 let _ = writeln!(out, "{pad} |");
                 let _ = writeln!(out, "{number} | {shown}");
                 let _ = writeln!(out, "{pad} | {}{}", " ".repeat(before), "^".repeat(width));
                 for note in &self.notes {
-                    let _ = writeln!(out, "{pad} = note: {note}");
+                    let _ = writeln!(out, "{pad} = note: {}", cut(note));
                 }
             }
             _ => {
                 match &self.path {
                     Some(path) => {
-                        let _ = writeln!(out, "{path}: {level}: {}", self.message);
+                        let _ = writeln!(out, "{path}: {level}: {}", cut(&self.message));
                     }
                     None => {
-                        let _ = writeln!(out, "{level}: {}", self.message);
+                        let _ = writeln!(out, "{level}: {}", cut(&self.message));
                     }
                 }
                 for note in &self.notes {
-                    let _ = writeln!(out, "  = note: {note}");
+                    let _ = writeln!(out, "  = note: {}", cut(note));
                 }
             }
         }
         out
     }
+}
+
+/// Source lines longer than this many characters are shown as a window around the caret.
+pub const MAX_SHOWN: usize = 120;
+
+/// Messages and notes quote the source (a name, a label); past this many characters the quote
+/// is cut.
+const MAX_MESSAGE: usize = 300;
+
+/// `text`, cut to [`MAX_MESSAGE`] characters with `…` after the cut.
+fn cut(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(MAX_MESSAGE) {
+        Some((at, _)) => format!("{}…", &text[..at]).into(),
+        None => text.into(),
+    }
+}
+
+/// The part of a source line to show, and the caret's column and width within it: the whole
+/// line when short, else [`MAX_SHOWN`] characters around the caret, `…` marking each cut. Tabs
+/// are shown as one space each so that the caret lines up.
+fn window(line: &str, before: usize, width: usize) -> (String, usize, usize) {
+    let tab = |c: char| if c == '\t' { ' ' } else { c };
+    let length = line.chars().count();
+    if length <= MAX_SHOWN {
+        return (line.chars().map(tab).collect(), before, width);
+    }
+    let start = before.saturating_sub(MAX_SHOWN / 4).min(length - MAX_SHOWN);
+    let end = start + MAX_SHOWN;
+    let mut shown = String::new();
+    if start > 0 {
+        shown.push('…');
+    }
+    shown.extend(line.chars().skip(start).take(MAX_SHOWN).map(tab));
+    if end < length {
+        shown.push('…');
+    }
+    let caret = before.saturating_sub(start) + usize::from(start > 0);
+    let width = width.min(end.saturating_sub(before)).max(1);
+    (shown, caret, width)
 }
 
 /// Renders every diagnostic, in order, separated by blank lines.

@@ -1,12 +1,14 @@
 //! Putting it together: profile → lexicons → rule files → parse → check → [`RuleSet`].
 
-use super::ast::{Phase, RuleFile, RuleSet};
+use super::ast::{FileId, Phase, RuleFile, RuleSet};
 use super::check::{self, Context};
 use super::diagnostic::{render_all, Diagnostic};
 use super::lexicon::Lexicon;
 use super::parser::parse_file;
 use super::profile::{glob_matches, load_profile, profile_names, Profile, Settings};
 use super::source::{RuleSource, SourceMap};
+use super::vocabulary::Vocabulary;
+use rustc_hash::FxHashSet;
 use std::fmt;
 
 /// Everything that went wrong while loading, with the files needed to render it.
@@ -41,7 +43,16 @@ impl std::error::Error for LoadError {}
 /// files and lexicons, and checks everything, reporting every error at once.
 pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadError> {
     let mut sources = SourceMap::new();
-    let profile = match load_profile(source, name, &mut sources) {
+    let vocabulary = match Vocabulary::load(source, &mut sources) {
+        Ok(vocabulary) => vocabulary,
+        Err(diagnostic) => {
+            return Err(LoadError {
+                sources,
+                diagnostics: vec![diagnostic],
+            })
+        }
+    };
+    let profile = match load_profile(source, name, &vocabulary, &mut sources) {
         Ok(profile) => profile,
         Err(diagnostics) => {
             return Err(LoadError {
@@ -62,10 +73,13 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
     let paths = rule_paths(source, &profile, &mut diagnostics);
     let files = parse_all(source, &paths, &mut sources, &mut diagnostics);
 
+    let features: Vec<String> = profile.features.iter().map(|f| f.text.clone()).collect();
     let ctx = Context {
         sources: &sources,
         lexicon: &lexicon,
         settings: &profile.settings,
+        vocabulary: &vocabulary,
+        features: &features,
     };
     let (rules, inactive, found) = check::check_files(&files, &ctx);
     diagnostics.extend(found);
@@ -101,12 +115,19 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
     })
 }
 
-/// Checks everything a source holds: every profile loads, and every `.rules` file (whether a
-/// profile uses it or not) checks against all lexicons with default settings. Returns the
-/// warnings.
+/// Checks everything a source holds: every `.rules` file (whether a profile uses it or not)
+/// checks against all lexicons with default settings and every feature some profile declares,
+/// and every profile loads with its own settings and features. Each diagnostic is reported once
+/// however many profiles share its file; one that only some profiles meet names them in a note.
+/// A rule that no profile enables (no profile selects its file, or its `when` condition is false
+/// in each that does) is a warning. Returns the rendered warnings.
 pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
+    let vocabulary = Vocabulary::load(source, &mut sources).unwrap_or_else(|d| {
+        diagnostics.push(d);
+        Vocabulary::default()
+    });
     let lexicon_names: Vec<_> = source
         .list("lexicons/")
         .iter()
@@ -118,38 +139,151 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
         .collect();
     let (lexicon, lexicon_errors) = Lexicon::load(source, &lexicon_names, &mut sources);
     diagnostics.extend(lexicon_errors);
+    let names = profile_names(source);
+    // Every feature some profile declares (profile errors are reported by the loads below).
+    let mut features: Vec<String> = Vec::new();
+    for name in &names {
+        if let Ok(profile) = load_profile(source, name, &vocabulary, &mut SourceMap::new()) {
+            for feature in profile.features {
+                if !features.contains(&feature.text) {
+                    features.push(feature.text);
+                }
+            }
+        }
+    }
     let paths: Vec<String> = source
         .list("rules/")
         .into_iter()
         .filter(|p| p.ends_with(".rules"))
         .collect();
     let files = parse_all(source, &paths, &mut sources, &mut diagnostics);
-    let settings = Settings::default();
+    let settings = Settings::with_all(&vocabulary);
     let ctx = Context {
         sources: &sources,
         lexicon: &lexicon,
         settings: &settings,
+        vocabulary: &vocabulary,
+        features: &features,
     };
     let (_, _, found) = check::check_files(&files, &ctx);
     diagnostics.extend(found);
-    let mut warnings: Vec<String> = diagnostics
-        .iter()
-        .filter(|d| !d.is_error())
-        .map(|d| d.render(&sources))
+    let general_errors = diagnostics.iter().any(Diagnostic::is_error);
+    let mut merged = Merged {
+        sources,
+        diagnostics: diagnostics.into_iter().map(|d| (d, None)).collect(),
+    };
+
+    // Which rules some profile enables, and which are loaded but switched off by `when`.
+    let mut enabled: FxHashSet<(String, String)> = FxHashSet::default();
+    let mut guarded: Vec<(String, String)> = Vec::new();
+    let mut all_loaded = true;
+    for name in &names {
+        match load_ruleset(source, name) {
+            Ok(set) => {
+                enabled.extend(set.rules().map(|r| (r.path.clone(), r.name.clone())));
+                guarded.extend(set.inactive.iter().map(|rule| (rule.clone(), name.clone())));
+                merged.add(&set.sources, set.warnings, name);
+            }
+            Err(e) => {
+                all_loaded = false;
+                merged.add(&e.sources, e.diagnostics, name);
+            }
+        }
+    }
+    if all_loaded && !general_errors {
+        for file in &files {
+            for rule in &file.rules {
+                if enabled.contains(&(file.path.clone(), rule.name.text.clone())) {
+                    continue;
+                }
+                let off_in: Vec<&str> = guarded
+                    .iter()
+                    .filter(|(r, _)| *r == rule.name.text)
+                    .map(|(_, p)| p.as_str())
+                    .collect();
+                let note = if off_in.is_empty() {
+                    "no profile's `rules` globs select this file".to_string()
+                } else {
+                    format!(
+                        "its `when` condition is false in every profile that loads this file ({})",
+                        off_in.join(", ")
+                    )
+                };
+                let warning = Diagnostic::warning(
+                    rule.name.span,
+                    format!("rule `{}` is enabled by no profile", rule.name.text),
+                )
+                .with_note(note);
+                merged.diagnostics.push((warning, None));
+            }
+        }
+    }
+    let total = names.len();
+    // The file a diagnostic points into (a profile's own file needs no "in profile" note).
+    let path_of = |d: &Diagnostic| {
+        d.span
+            .and_then(|span| merged.sources.get(span.file))
+            .map(|f| f.path.replace('\\', "/"))
+            .unwrap_or_default()
+    };
+    let paths: Vec<String> = merged.diagnostics.iter().map(|(d, _)| path_of(d)).collect();
+    let diagnostics: Vec<Diagnostic> = merged
+        .diagnostics
+        .into_iter()
+        .zip(paths)
+        .map(|((d, profiles), path)| match profiles {
+            Some(p) if p.len() == total && total > 1 => d.with_note("in every profile"),
+            Some(p) if p.len() == 1 && path.ends_with(&format!("profiles/{}.toml", p[0])) => d,
+            Some(p) if p.len() == 1 => d.with_note(format!("in profile `{}`", p[0])),
+            Some(p) => d.with_note(format!("in profiles {}", p.join(", "))),
+            None => d,
+        })
         .collect();
+    let sources = merged.sources;
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(LoadError {
             sources,
             diagnostics,
         });
     }
-    for name in profile_names(source) {
-        match load_ruleset(source, &name) {
-            Ok(set) => warnings.extend(set.warnings.iter().map(|w| w.render(&set.sources))),
-            Err(e) => return Err(e),
+    Ok(diagnostics.iter().map(|d| d.render(&sources)).collect())
+}
+
+/// Diagnostics of several loads in one source map, each once, with the profiles whose loads
+/// found it (`None`: found without a profile, by the check of every file).
+struct Merged {
+    sources: SourceMap,
+    diagnostics: Vec<(Diagnostic, Option<Vec<String>>)>,
+}
+
+impl Merged {
+    /// Adds the diagnostics of one profile's load, moving their spans into `self.sources`.
+    fn add(&mut self, from: &SourceMap, diagnostics: Vec<Diagnostic>, profile: &str) {
+        for mut d in diagnostics {
+            if let Some(span) = &mut d.span {
+                span.file = self.file_id(from, span.file);
+            }
+            match self.diagnostics.iter_mut().find(|(known, _)| *known == d) {
+                Some((_, Some(profiles))) => profiles.push(profile.to_string()),
+                Some((_, None)) => {}
+                None => self.diagnostics.push((d, Some(vec![profile.to_string()]))),
+            }
         }
     }
-    Ok(warnings)
+
+    /// The id in `self.sources` of file `id` of `from` (the same path and text is one file).
+    fn file_id(&mut self, from: &SourceMap, id: FileId) -> FileId {
+        let Some(file) = from.get(id) else { return id };
+        match self
+            .sources
+            .files()
+            .iter()
+            .position(|f| f.path == file.path && f.text == file.text)
+        {
+            Some(i) => FileId(i as u32),
+            None => self.sources.add(file.path.clone(), file.text.clone()),
+        }
+    }
 }
 
 /// Parses the given virtual paths (adding them to `sources`).
@@ -176,7 +310,8 @@ fn parse_all(
     files
 }
 
-/// Parses and checks one standalone rule text (no profile: default settings, the given lexicon).
+/// Parses and checks one standalone rule text (no profile: default settings, every enhancement
+/// of the embedded vocabulary, UD's universal features only, the given lexicon).
 /// Used by tests and by tools that check a single file.
 pub fn check_text(
     path: &str,
@@ -187,12 +322,15 @@ pub fn check_text(
     let id = sources.add(path, text);
     let parsed = parse_file(&sources, id);
     let mut diagnostics = parsed.errors;
-    let settings = Settings::default();
+    let vocabulary = Vocabulary::embedded();
+    let settings = Settings::with_all(&vocabulary);
     let files: Vec<RuleFile> = parsed.file.into_iter().collect();
     let ctx = Context {
         sources: &sources,
         lexicon,
         settings: &settings,
+        vocabulary: &vocabulary,
+        features: &[],
     };
     let (rules, _, found) = check::check_files(&files, &ctx);
     diagnostics.extend(found);

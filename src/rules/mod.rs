@@ -15,6 +15,7 @@ pub mod parser;
 pub mod profile;
 pub mod source;
 pub mod text_regex;
+pub mod vocabulary;
 
 pub use ast::{CheckedRule, RuleSet};
 pub use diagnostic::{Diagnostic, Severity};

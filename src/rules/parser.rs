@@ -37,6 +37,16 @@ pub fn parse_file(sources: &SourceMap, file: FileId) -> Parsed {
         };
     };
     let text = &source.text;
+    // pest descends once per level: refuse absurd nesting before it overflows the stack.
+    if let Some((start, end)) = too_deep(text) {
+        let message = format!(
+            "nesting deeper than {MAX_NESTING} levels (parentheses and `not`): simplify the condition or pattern"
+        );
+        return Parsed {
+            file: None,
+            errors: vec![Diagnostic::error(sources.span(file, start, end), message)],
+        };
+    }
     match RuleParser::parse(R::file, text) {
         Err(error) => {
             let (start, end) = match error.location {
@@ -66,6 +76,134 @@ pub fn parse_file(sources: &SourceMap, file: FileId) -> Parsed {
     }
 }
 
+/// The deepest nesting of parentheses and `not` a rule file may have. Real rules use a few
+/// levels; the parser recurses once per level, and a stack holds some thousands.
+pub const MAX_NESTING: usize = 64;
+
+/// Where nesting of `(` and `not` first goes past [`MAX_NESTING`] (byte range of the token), by
+/// a scan that follows the grammar's lexical shapes: comments, strings (whose `{...}` template
+/// parts are code again), regexes after `=`, `|`, `[`, `(`, `!` or `,`, and the verbatim blocks
+/// of examples. An unbalanced `(` in text the scan misreads only adds a level.
+fn too_deep(text: &str) -> Option<(usize, usize)> {
+    #[derive(PartialEq)]
+    enum Open {
+        Paren,
+        Not,
+        /// A `{` part inside a quoted string: its `}` returns to the string.
+        Template,
+    }
+    let bytes = text.as_bytes();
+    let mut stack: Vec<Open> = Vec::new();
+    let mut in_string = false;
+    let mut raw_pending = false;
+    let mut last = b' ';
+    let mut i = 0;
+    let pop_nots = |stack: &mut Vec<Open>| {
+        while stack.last() == Some(&Open::Not) {
+            stack.pop();
+        }
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' | b'\n' => in_string = false,
+                b'{' => {
+                    stack.push(Open::Template);
+                    in_string = false;
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                pop_nots(&mut stack);
+                in_string = true;
+            }
+            b'/' if matches!(last, b'=' | b'|' | b'[' | b'(' | b'!' | b',') => {
+                pop_nots(&mut stack);
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'/' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' => {
+                stack.push(Open::Paren);
+                if stack.len() > MAX_NESTING {
+                    return Some((i, i + 1));
+                }
+            }
+            b')' => {
+                pop_nots(&mut stack);
+                if stack.last() == Some(&Open::Paren) {
+                    stack.pop();
+                }
+                pop_nots(&mut stack);
+            }
+            b'}' if stack.last() == Some(&Open::Template) => {
+                stack.pop();
+                in_string = true;
+            }
+            b'{' if raw_pending => {
+                raw_pending = false;
+                let end = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+                let rest = text[i + 1..end].trim_start();
+                if rest.is_empty() || rest.starts_with('#') {
+                    // Verbatim lines up to one whose first non-blank character is `}`.
+                    i = end;
+                    while i < bytes.len() {
+                        let line_end = text[i + 1..].find('\n').map_or(bytes.len(), |n| i + 1 + n);
+                        if text[(i + 1).min(line_end)..line_end]
+                            .trim_start()
+                            .starts_with('}')
+                        {
+                            break;
+                        }
+                        i = line_end;
+                    }
+                }
+            }
+            b if b.is_ascii_alphanumeric() || b == b'_' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                match &text[start..i] {
+                    "not" => {
+                        stack.push(Open::Not);
+                        if stack.len() > MAX_NESTING {
+                            return Some((start, i));
+                        }
+                    }
+                    word => {
+                        pop_nots(&mut stack);
+                        if word == "example" || word == "expect" {
+                            raw_pending = true;
+                        }
+                    }
+                }
+                last = b'a';
+                continue;
+            }
+            _ => {}
+        }
+        if !b.is_ascii_whitespace() {
+            last = b;
+        }
+        i += 1;
+    }
+    None
+}
+
 /// "expected A, B or C" with friendly names, each once.
 fn syntax_message(variant: &ErrorVariant<R>) -> String {
     match variant {
@@ -90,9 +228,9 @@ fn syntax_message(variant: &ErrorVariant<R>) -> String {
             };
             match (positives.is_empty(), negatives.is_empty()) {
                 (false, true) => format!("expected {}", list(positives)),
-                (true, false) => format!("unexpected {}", list(negatives)),
+                (true, false) => format!("{} is not allowed here", list(negatives)),
                 (false, false) => format!(
-                    "expected {}; unexpected {}",
+                    "expected {}; {} is not allowed here",
                     list(positives),
                     list(negatives)
                 ),
@@ -102,7 +240,8 @@ fn syntax_message(variant: &ErrorVariant<R>) -> String {
     }
 }
 
-/// Names shown in "expected ..." messages.
+/// Names shown in "expected ..." messages: words, never the grammar's internal rule names
+/// (the match is exhaustive so that a new grammar rule needs a name here).
 fn friendly_name(kind: &R) -> String {
     let name = match kind {
         R::EOI => "end of file",
@@ -153,7 +292,12 @@ fn friendly_name(kind: &R) -> String {
         | R::delete_action
         | R::relabel_action
         | R::empty_action
-        | R::transfer_action => {
+        | R::transfer_action
+        // These keywords only start an action: one phrase reads better than the list.
+        | R::kw_add
+        | R::kw_delete
+        | R::kw_relabel
+        | R::transfer_mode => {
             "an action (add, delete, relabel, copy, move, `E = empty copy of ...`)"
         }
         R::example => "`example { ... } expect { ... }`",
@@ -162,9 +306,45 @@ fn friendly_name(kind: &R) -> String {
         R::string => "a quoted string",
         R::regex => "a regex `/.../`",
         R::place => "`after` or `before`",
-        R::transfer_mode => "`copy` or `move`",
         R::direction => "`incoming` or `outgoing`",
-        other => return format!("{other:?}"),
+        R::kw_phase => "`phase`",
+        R::kw_rule => "`rule`",
+        R::kw_match => "`match`",
+        R::kw_without => "`without`",
+        R::kw_do => "`do`",
+        R::kw_example => "`example`",
+        R::kw_expect => "`expect`",
+        R::kw_empty => "`empty`",
+        R::kw_copy => "`copy`",
+        R::kw_of => "`of`",
+        R::kw_to => "`to`",
+        R::kw_matching => "`matching`",
+        R::kw_and => "`and`",
+        R::kw_or => "`or`",
+        R::kw_subtree => "`subtree`",
+        R::keyword => "a keyword",
+        R::file => "a rule file",
+        R::WHITESPACE => "white space",
+        R::COMMENT => "a `#` comment",
+        R::ident_char => "a letter, digit or `_`",
+        R::action => "an action (add, delete, relabel, copy, move, `E = empty copy of ...`)",
+        R::bare_text | R::quoted_text => "label text",
+        R::edge_arrow => "`-[label]->` or `=[label]=>`",
+        R::edge_field => "`label`, `univ` or `sub`",
+        R::guard_atom => "a profile condition",
+        R::label_atom | R::label_word => "a label",
+        R::lexicon_path => "a lexicon list name `group.list`",
+        R::misc_key => "a MISC attribute name",
+        R::order_operand => "a node or `subtree(NODE)`",
+        R::part_arg => "a node or feature name",
+        R::part_value => "a template part such as `lemma(N)` or `e.label`",
+        R::pattern_body => "`{ ... }`",
+        R::pattern_item => "a node, edge or order constraint",
+        R::raw_line => "a line",
+        R::regex_body => "a regex",
+        R::regex_flags => "regex flags",
+        R::string_inner => "text",
+        R::value => "a value",
     };
     name.to_string()
 }

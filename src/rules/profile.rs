@@ -10,6 +10,8 @@
 //! rules = ["en/*.rules"]           # globs relative to rules/, added after the parent's
 //! phases = ["case", "coordination"]# optional; replaces the parent's order
 //! lexicons = ["en"]                # added to the parent's (universal is always loaded)
+//! features = ["NumForm", "Style"]  # language-specific features rules may test, added to the
+//!                                  # parent's (UD's universal features are always known)
 //!
 //! [settings]                       # each overrides the parent's value
 //! case_feature = false
@@ -17,6 +19,9 @@
 //! xsubj_label = "nsubj:xsubj"
 //! annotates = ["case", "coord_parent", "coord_shared", "xsubj", "relcl", "gapping"]
 //! ```
+//!
+//! `annotates` names come from `rules/vocabulary.toml` (see [`super::vocabulary`]); without an
+//! `annotates` anywhere in the chain, a profile annotates every declared enhancement.
 //!
 //! Phase order: `phases` if the profile (or its nearest ancestor) lists them — then every phase
 //! used by a rule must be listed, and phases not listed are an error; otherwise the order in which
@@ -27,6 +32,7 @@ use super::ast::{FileId, Span};
 use super::diagnostic::Diagnostic;
 use super::lexicon::toml_error;
 use super::source::{RuleSource, SourceMap};
+use super::vocabulary::Vocabulary;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -56,20 +62,11 @@ pub struct Settings {
     pub xsubj_nonverbal: bool,
     /// Label of the subject edge added to a controlled xcomp (`nsubj:xsubj` or `nsubj`).
     pub xsubj_label: String,
-    /// The enhancement types the profile produces: case, coord_parent, coord_shared, xsubj,
-    /// relcl, gapping.
+    /// The enhancement types the profile produces (names declared in `rules/vocabulary.toml`:
+    /// case, coord_parent, coord_shared, xsubj, relcl, gapping). Empty in [`Settings::default`];
+    /// [`Settings::with_all`] and profiles that set none annotate every declared type.
     pub annotates: Vec<String>,
 }
-
-/// Every enhancement type, the default of `annotates`.
-pub const ENHANCEMENTS: &[&str] = &[
-    "case",
-    "coord_parent",
-    "coord_shared",
-    "xsubj",
-    "relcl",
-    "gapping",
-];
 
 impl Default for Settings {
     fn default() -> Settings {
@@ -83,7 +80,17 @@ impl Default for Settings {
             xsubj_nonverbal: true,
             ref_keeps_pronoun: false,
             xsubj_label: "nsubj".to_string(),
-            annotates: ENHANCEMENTS.iter().map(|s| s.to_string()).collect(),
+            annotates: Vec::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// The default settings, annotating every enhancement the vocabulary declares.
+    pub fn with_all(vocabulary: &Vocabulary) -> Settings {
+        Settings {
+            annotates: vocabulary.enhancement_names().map(String::from).collect(),
+            ..Settings::default()
         }
     }
 }
@@ -164,6 +171,8 @@ struct RawProfile {
     #[serde(default)]
     lexicons: Vec<Spanned<String>>,
     #[serde(default)]
+    features: Vec<Spanned<String>>,
+    #[serde(default)]
     settings: RawSettings,
 }
 
@@ -179,7 +188,7 @@ struct RawSettings {
     xsubj_nonverbal: Option<bool>,
     ref_keeps_pronoun: Option<bool>,
     xsubj_label: Option<String>,
-    annotates: Option<Vec<String>>,
+    annotates: Option<Vec<Spanned<String>>>,
 }
 
 /// A text written in a profile, with where it was written.
@@ -202,6 +211,8 @@ pub struct Profile {
     pub phases: Option<Vec<Located>>,
     /// Lexicon names, ancestors' first, without repeats.
     pub lexicons: Vec<Located>,
+    /// Language-specific feature names rules may test, ancestors' first, without repeats.
+    pub features: Vec<Located>,
     pub settings: Settings,
     /// The profile's own file.
     pub file: FileId,
@@ -310,10 +321,12 @@ fn read_raw(
     Ok((raw, file))
 }
 
-/// Loads profile `name` with its `extends` chain, collecting every error.
+/// Loads profile `name` with its `extends` chain, collecting every error. `annotates` names
+/// must be declared by `vocabulary`, and default to all it declares.
 pub fn load_profile(
     source: &RuleSource,
     name: &str,
+    vocabulary: &Vocabulary,
     sources: &mut SourceMap,
 ) -> Result<Profile, Vec<Diagnostic>> {
     // Read the chain, nearest first.
@@ -347,9 +360,11 @@ pub fn load_profile(
         text: s.get_ref().clone(),
         span: sources.span(file, s.span().start, s.span().end),
     };
-    let mut settings = Settings::default();
+    let mut settings = Settings::with_all(vocabulary);
+    let mut errors = Vec::new();
     let mut rules = Vec::new();
     let mut lexicons: Vec<Located> = Vec::new();
+    let mut features: Vec<Located> = Vec::new();
     let mut phases = None;
     // Apply ancestors first so that nearer profiles override.
     for (_, raw, file) in chain.iter().rev() {
@@ -357,6 +372,17 @@ pub fn load_profile(
         for lex in &raw.lexicons {
             if !lexicons.iter().any(|l| l.text == *lex.get_ref()) {
                 lexicons.push(located(*file, lex, sources));
+            }
+        }
+        for feature in &raw.features {
+            let located = located(*file, feature, sources);
+            if !is_feature_name(&located.text) {
+                errors.push(Diagnostic::error(
+                    located.span,
+                    format!("`{}` is not a feature name (features are written like `NumForm`, `PrepCase`)", located.text),
+                ));
+            } else if !features.iter().any(|f| f.text == located.text) {
+                features.push(located);
             }
         }
         if let Some(list) = &raw.phases {
@@ -391,8 +417,17 @@ pub fn load_profile(
             settings.xsubj_label = v.clone();
         }
         if let Some(v) = &s.annotates {
-            settings.annotates = v.clone();
+            settings.annotates = v.iter().map(|a| a.get_ref().clone()).collect();
+            for name in v {
+                if !vocabulary.is_enhancement(name.get_ref()) {
+                    let span = sources.span(*file, name.span().start, name.span().end);
+                    errors.push(vocabulary.unknown_enhancement(span, name.get_ref()));
+                }
+            }
         }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
     }
     let (_, own, file) = &chain[0];
     Ok(Profile {
@@ -402,9 +437,21 @@ pub fn load_profile(
         rules,
         phases,
         lexicons,
+        features,
         settings,
         file: *file,
     })
+}
+
+/// `Name` or `Name[layer]`: an ASCII capital, then letters and digits.
+fn is_feature_name(name: &str) -> bool {
+    let (base, layer) = match name.split_once('[') {
+        Some((base, rest)) => (base, rest.strip_suffix(']')),
+        None => (name, Some("a")),
+    };
+    base.starts_with(|c: char| c.is_ascii_uppercase())
+        && base.chars().all(|c| c.is_ascii_alphanumeric())
+        && layer.is_some_and(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Whether `path` (relative, `/`-separated) matches `glob`: `*` and `?` stay within one path

@@ -5,9 +5,11 @@
 //! * **embedded** (default): every file under `rules/` and `lexicons/` of the crate is compiled
 //!   into the binary by `build.rs` (sorted by path), so an installed `eudify` needs no data files;
 //! * **directory** (`--rules DIR`): an edited copy read from disk with walkdir, sorted by path so
-//!   loading is deterministic. `DIR` plays the role of `rules/` (`DIR/profiles/*.toml`,
-//!   `DIR/<set>/*.rules`); lexicons are read from `DIR/lexicons/` if that folder exists, else from
-//!   `DIR/../lexicons/` (a copy of the whole repository layout works as is).
+//!   loading is deterministic. `DIR` plays the role of `rules/`: `DIR/profiles/*.toml` (at least
+//!   one, else `from_dir` refuses the folder), `DIR/**/*.rules`, `DIR/vocabulary.toml`. Lexicons
+//!   are read from `DIR/lexicons/*.toml` when that folder exists, else the embedded ones are used;
+//!   nothing outside `DIR` is read. `eudify rules export DIR` writes this layout
+//!   ([`RuleSource::export`]).
 //!
 //! Both backends name files by *virtual path* — `rules/universal/case.rules`,
 //! `rules/profiles/en.toml`, `lexicons/en.toml` — so profiles and globs mean the same thing
@@ -26,7 +28,11 @@ mod embedded {
 #[derive(Clone, Debug)]
 pub enum RuleSource {
     Embedded,
-    Dir { rules: PathBuf, lexicons: PathBuf },
+    /// `lexicons` is `None` when the folder brings no `lexicons/`: the embedded ones are used.
+    Dir {
+        rules: PathBuf,
+        lexicons: Option<PathBuf>,
+    },
 }
 
 impl RuleSource {
@@ -35,24 +41,54 @@ impl RuleSource {
         RuleSource::Embedded
     }
 
-    /// An edited copy on disk: `dir` is the rules folder (see the module docs for lexicons).
+    /// An edited copy on disk: `dir` is the rules folder (see the module docs for the layout).
+    /// A folder without `profiles/*.toml` is refused: nothing could be loaded from it.
     pub fn from_dir(dir: &Path) -> Result<RuleSource, String> {
         if !dir.is_dir() {
             return Err(format!("{}: not a directory", dir.display()));
         }
         let inside = dir.join("lexicons");
-        let lexicons = if inside.is_dir() {
-            inside
-        } else {
-            match dir.parent() {
-                Some(parent) if !parent.as_os_str().is_empty() => parent.join("lexicons"),
-                _ => dir.join("..").join("lexicons"),
-            }
-        };
-        Ok(RuleSource::Dir {
+        let source = RuleSource::Dir {
             rules: dir.to_path_buf(),
-            lexicons,
-        })
+            lexicons: inside.is_dir().then_some(inside),
+        };
+        if super::profile::profile_names(&source).is_empty() {
+            return Err(format!(
+                "{}: no profile: a rules folder holds `profiles/*.toml` beside its `.rules` files \
+                 (`eudify rules export DIR` writes a complete copy to start from)",
+                dir.display()
+            ));
+        }
+        Ok(source)
+    }
+
+    /// Writes every embedded file into `dir` in the layout [`RuleSource::from_dir`] reads:
+    /// `rules/X` as `dir/X`, `lexicons/X` as `dir/lexicons/X`. Refuses a `dir` that exists and is
+    /// not empty, so that an edited copy is never overwritten. Returns the number of files.
+    pub fn export(dir: &Path) -> Result<usize, String> {
+        if let Ok(mut entries) = std::fs::read_dir(dir) {
+            if entries.next().is_some() {
+                return Err(format!(
+                    "{}: exists and is not empty (export writes a new folder)",
+                    dir.display()
+                ));
+            }
+        } else if dir.exists() {
+            return Err(format!("{}: not a directory", dir.display()));
+        }
+        for (path, text) in embedded::FILES {
+            let rel = match path.strip_prefix("rules/") {
+                Some(rel) => rel.to_string(),
+                None => path.to_string(),
+            };
+            let target = dir.join(rel);
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            std::fs::write(&target, text).map_err(|e| format!("{}: {e}", target.display()))?;
+        }
+        Ok(embedded::FILES.len())
     }
 
     /// Every virtual path under `prefix` (`"rules/"` or `"lexicons/"`), sorted.
@@ -66,7 +102,18 @@ impl RuleSource {
                 .collect(),
             RuleSource::Dir { rules, lexicons } => {
                 let mut out = Vec::new();
-                for (virtual_root, root) in [("rules/", rules), ("lexicons/", lexicons)] {
+                if lexicons.is_none() {
+                    out.extend(
+                        RuleSource::Embedded
+                            .list(prefix)
+                            .into_iter()
+                            .filter(|p| p.starts_with("lexicons/")),
+                    );
+                }
+                for (virtual_root, root) in
+                    [("rules/", Some(rules)), ("lexicons/", lexicons.as_ref())]
+                {
+                    let Some(root) = root else { continue };
                     if !virtual_root.starts_with(prefix) && !prefix.starts_with(virtual_root) {
                         continue;
                     }
@@ -109,9 +156,13 @@ impl RuleSource {
                 .map(|i| Cow::Borrowed(embedded::FILES[i].1))
                 .map_err(|_| format!("{path}: no such embedded file")),
             RuleSource::Dir { .. } => {
-                let real = self
-                    .real_path(path)
-                    .ok_or_else(|| format!("{path}: not a rules or lexicons path"))?;
+                let Some(real) = self.real_path(path) else {
+                    // Lexicons the folder does not bring are the embedded ones.
+                    if path.starts_with("lexicons/") {
+                        return RuleSource::Embedded.read(path);
+                    }
+                    return Err(format!("{path}: not a rules or lexicons path"));
+                };
                 std::fs::read_to_string(&real)
                     .map(Cow::Owned)
                     .map_err(|e| match e.kind() {
@@ -128,11 +179,14 @@ impl RuleSource {
             RuleSource::Embedded => embedded::FILES
                 .binary_search_by(|(p, _)| (*p).cmp(path))
                 .is_ok(),
+            RuleSource::Dir { lexicons: None, .. } if path.starts_with("lexicons/") => {
+                RuleSource::Embedded.exists(path)
+            }
             RuleSource::Dir { .. } => self.real_path(path).is_some_and(|p| p.is_file()),
         }
     }
 
-    /// The path to show in messages: the virtual path when embedded, the file on disk otherwise.
+    /// The path to show in messages: the file on disk, or the virtual path of an embedded file.
     pub fn display_path(&self, path: &str) -> String {
         match self.real_path(path) {
             Some(real) => real.display().to_string(),
@@ -147,7 +201,8 @@ impl RuleSource {
         if let Some(rel) = path.strip_prefix("rules/") {
             Some(rules.join(rel))
         } else {
-            path.strip_prefix("lexicons/").map(|rel| lexicons.join(rel))
+            let rel = path.strip_prefix("lexicons/")?;
+            lexicons.as_ref().map(|dir| dir.join(rel))
         }
     }
 }
