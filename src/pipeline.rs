@@ -5,6 +5,7 @@
 //! not by the input size.
 
 use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, ParseError, RawBlock, Sentence};
+use crate::engine::lemmas::without_lemma;
 use crate::engine::{Enhancer, Workspace};
 use std::fmt;
 use std::cell::RefCell;
@@ -42,6 +43,9 @@ pub struct Summary {
     pub words: usize,
     /// Invalid sentences written unchanged (`--on-error copy`).
     pub copied_invalid: usize,
+    /// Words without a lemma (LEMMA `_`), whose lower-cased form lemma tests and labels read
+    /// instead ([`crate::engine::lemmas::without_lemma`]).
+    pub without_lemma: usize,
 }
 
 impl Summary {
@@ -49,7 +53,36 @@ impl Summary {
         self.sentences += other.sentences;
         self.words += other.words;
         self.copied_invalid += other.copied_invalid;
+        self.without_lemma += other.without_lemma;
     }
+
+    /// The warning for a file whose words lack lemmas, if some do.
+    pub fn lemma_warning(&self, file: &str) -> Option<String> {
+        (self.without_lemma > 0).then(|| {
+            let (n, of) = (self.without_lemma, self.words);
+            let (verb, pronoun) = if n == 1 { ("has", "its") } else { ("have", "their") };
+            format!(
+                "warning: {file}: {} of {} {} {verb} no lemma (LEMMA _); lemma tests and markers used {pronoun} lower-cased {}",
+                thousands(n),
+                thousands(of),
+                if of == 1 { "word" } else { "words" },
+                if n == 1 { "form" } else { "forms" },
+            )
+        })
+    }
+}
+
+/// `n` with commas between groups of three digits.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// A failure that stops the run, as `FILE:LINE: message` or `FILE: message`.
@@ -131,6 +164,7 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_err
             }
             Ok(()) => {
                 chunk.summary.words += sentence.words.len();
+                chunk.summary.without_lemma += words_without_lemma(sentence);
                 let result = enhancer.enhance_with(sentence, layer, workspace);
                 write_sentence(&mut chunk.out, sentence, result.is_ok().then_some(&*layer));
                 block.bytes = sentence.take_bytes();
@@ -149,6 +183,13 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_err
     if block.bytes.capacity() > KEEP_BUFFER_BYTES {
         block.bytes = Vec::new();
     }
+}
+
+/// Words of `sentence` without a lemma.
+fn words_without_lemma(sentence: &Sentence) -> usize {
+    use crate::conllu::sentence::{DEPREL, FORM, LEMMA};
+    let column = |word, c| sentence.column(word, c);
+    sentence.words.iter().filter(|w| without_lemma(column(w, LEMMA), column(w, FORM), column(w, DEPREL))).count()
 }
 
 /// An enhancer with its options and worker threads, ready to run over any number of inputs.
