@@ -339,3 +339,24 @@ thread_local! {
     /// Each thread's buffers, reused from sentence to sentence.
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Summary;
+
+    #[test]
+    fn the_lemma_warning_groups_thousands_and_agrees_in_number() {
+        let summary = |without_lemma, words| Summary { words, without_lemma, ..Summary::default() };
+        assert_eq!(summary(0, 40_000).lemma_warning("p.conllu"), None);
+        assert_eq!(
+            summary(12_345, 40_000).lemma_warning("parsed.conllu").unwrap(),
+            "warning: parsed.conllu: 12,345 of 40,000 words have no lemma (LEMMA _); lemma tests and markers used their lower-cased forms"
+        );
+        assert_eq!(
+            summary(1, 1).lemma_warning("a").unwrap(),
+            "warning: a: 1 of 1 word has no lemma (LEMMA _); lemma tests and markers used its lower-cased form"
+        );
+        assert_eq!(summary(1_234_567, 100_000_000).lemma_warning("b").unwrap().split(' ').take(4).collect::<Vec<_>>(), ["warning:", "b:", "1,234,567", "of"]);
+        assert!(summary(999, 1_000).lemma_warning("c").unwrap().contains(" 999 of 1,000 words "));
+    }
+}

@@ -354,7 +354,7 @@ mod tests {
     fn lemmas_are_interned_once_and_answers_kept_per_lemma() {
         let parse = |text: &str| Sentence::parse(RawBlock { bytes: text.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
         let sentences = [
-            parse("1\tWant\tWant\tVERB\t_\t_\t0\troot\t_\t_\n2\twant\twant\tVERB\t_\t_\t1\tconj\t_\t_\n3\t,\t_\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n"),
+            parse("1\tWant\tWant\tVERB\t_\t_\t0\troot\t_\t_\n2\twant\twant\tVERB\t_\t_\t1\tconj\t_\t_\n3\t_\t_\tSYM\t_\t_\t1\tpunct\t_\t_\n4\tWants\t_\tVERB\t_\t_\t1\tconj\t_\t_\n\n"),
             parse("1\tWant\tWant\tVERB\t_\t_\t0\troot\t_\t_\n\n"),
         ];
         let mut lemmas = Lemmas::default();
@@ -364,20 +364,26 @@ mod tests {
         lemmas.start_sentence(1, &Default::default(), graph.word_count() as usize + 1);
         assert!(lemmas.holds(&graph, node(1), 0, &capital));
         assert!(!lemmas.holds(&graph, node(2), 0, &capital));
-        assert!(!lemmas.holds(&graph, node(3), 0, &capital), "`_` is no lemma");
+        assert!(!lemmas.holds(&graph, node(3), 0, &capital), "`_` with no form is no lemma");
         assert!(!lemmas.holds(&graph, node(3), 1, &CheckedValueTest::Present));
+        assert!(!lemmas.passes(&graph, node(3), &CheckedValueTest::Present));
         assert_eq!(lemmas.len(), 2);
+        // No lemma: the form, lower-cased, stands in.
+        assert!(!lemmas.holds(&graph, node(4), 0, &capital));
+        assert!(lemmas.passes(&graph, node(4), &equals(&["wants"])));
+        assert_eq!(lemmas.interned_lower(node(4)), Some("wants"));
+        assert_eq!(lemmas.len(), 3);
         // The bit answers now, whatever test is passed with it.
         assert!(lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])));
         assert_eq!(lemmas.interned_lower(node(1)), Some("want"));
         assert_eq!(lemmas.interned_lower(node(3)), Some(""));
         assert_eq!(lemmas.interned_lower(node(2)), Some("want"));
-        assert_eq!(lemmas.interned_lower(node(4)), None, "not in the sentence");
+        assert_eq!(lemmas.interned_lower(node(5)), None, "not in the sentence");
 
         let graph = SentenceGraph::from_basic(&sentences[1]);
         lemmas.start_sentence(1, &Default::default(), graph.word_count() as usize + 1);
         assert!(lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])), "kept from the last sentence");
-        assert_eq!(lemmas.len(), 2);
+        assert_eq!(lemmas.len(), 3);
         // Another rule set: its bit 0 is another test.
         lemmas.start_sentence(2, &Default::default(), graph.word_count() as usize + 1);
         assert!(!lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])));

@@ -25,7 +25,8 @@
 //! ```
 //!
 //! Lemmas and forms are lower-case (forms are looked up lower-cased, and labels take lemmas
-//! lower-cased); a form has one lemma across all the lexicons of a profile.
+//! lower-cased); a form has one lemma in a file, and a later lexicon of a profile may give it
+//! another.
 
 use super::ast::{FileId, Span};
 use super::diagnostic::Diagnostic;
@@ -156,6 +157,10 @@ impl Lexicon {
     ) {
         let span = |s: &std::ops::Range<usize>| sources.span(file, s.start, s.end);
         let map = Arc::make_mut(&mut self.form_lemmas);
+        // Forms of this file, with their lemma: another file may give a form another lemma
+        // (Czech `spolupráci` → `spolupráce`, Slovak → `spolupráca`; the later file wins), this
+        // one may not.
+        let mut here: BTreeMap<String, String> = BTreeMap::new();
         for (lemma, forms) in lemmas {
             if let Some(message) = not_lower_case("lemma", lemma.get_ref()) {
                 errors.push(Diagnostic::error(span(&lemma.span()), message));
@@ -168,11 +173,12 @@ impl Lexicon {
                 } else if form.get_ref() == lemma.get_ref() {
                     format!("form `{}` is its own lemma: only forms that differ from their lemma are listed", form.get_ref())
                 } else {
-                    match map.forms.get(form.get_ref()) {
+                    match here.get(form.get_ref()) {
                         Some(other) if other != lemma.get_ref() => {
                             format!("form `{}` is given lemma `{}` here and `{other}` before", form.get_ref(), lemma.get_ref())
                         }
                         _ => {
+                            here.insert(form.get_ref().clone(), lemma.get_ref().clone());
                             map.forms.insert(form.into_inner(), lemma.get_ref().clone());
                             continue;
                         }
