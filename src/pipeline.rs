@@ -74,15 +74,7 @@ impl Summary {
 
 /// `n` with commas between groups of three digits.
 fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
+    indicatif::HumanCount(n as u64).to_string()
 }
 
 /// A failure that stops the run, as `FILE:LINE: message` or `FILE: message`.
@@ -189,7 +181,14 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_err
 fn words_without_lemma(sentence: &Sentence) -> usize {
     use crate::conllu::sentence::{DEPREL, FORM, LEMMA};
     let column = |word, c| sentence.column(word, c);
-    sentence.words.iter().filter(|w| without_lemma(column(w, LEMMA), column(w, FORM), column(w, DEPREL))).count()
+    // LEMMA's bytes first (no UTF-8 boundary checks): the other columns are read only for words
+    // without one.
+    let bytes = sentence.bytes();
+    sentence
+        .words
+        .iter()
+        .filter(|w| bytes[w.columns[LEMMA].range()] == *b"_" && without_lemma("_", column(w, FORM), column(w, DEPREL)))
+        .count()
 }
 
 /// An enhancer with its options and worker threads, ready to run over any number of inputs.

@@ -380,7 +380,9 @@ fn profiles_enhance_a_sentence_without_lemmas_as_with_them() {
         4\tse\ts\tADP\t_\tAdpType=Voc|Case=Ins\t5\tcase\t_\t_\n5\tsestrou\tsestra\tNOUN\t_\tCase=Ins|Gender=Fem|Number=Sing\t1\tobl\t_\t_\n\
         6\ta\ta\tCCONJ\t_\t_\t7\tcc\t_\t_\n7\tbratrem\tbratr\tNOUN\t_\tCase=Ins|Gender=Masc|Number=Sing\t5\tconj\t_\t_\n\
         8\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n";
-    let cases: [(&str, &str, &[(usize, &str)]); 2] = [
+    // Language, sentence, and the DEPS of some words (numbered from 1).
+    type Case<'a> = (&'a str, &'a str, &'a [(usize, &'a str)]);
+    let cases: [Case; 2] = [
         ("en", english, &[(1, "2:nsubj|5:nsubj:xsubj"), (3, "2:obj"), (8, "5:obl:in"), (10, "2:xcomp|5:conj:and")]),
         ("cs", czech, &[(3, "1:obl:v:loc"), (5, "1:obl:s:ins"), (7, "1:obl:s:ins|5:conj")]),
     ];
