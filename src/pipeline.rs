@@ -5,6 +5,7 @@
 //! not by the input size.
 
 use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, ParseError, RawBlock, Sentence};
+use crate::engine::lemmas::without_lemma;
 use crate::engine::{Enhancer, Workspace};
 use std::fmt;
 use std::cell::RefCell;
@@ -42,6 +43,9 @@ pub struct Summary {
     pub words: usize,
     /// Invalid sentences written unchanged (`--on-error copy`).
     pub copied_invalid: usize,
+    /// Words without a lemma (LEMMA `_`), whose lower-cased form lemma tests and labels read
+    /// instead ([`crate::engine::lemmas::without_lemma`]).
+    pub without_lemma: usize,
 }
 
 impl Summary {
@@ -49,7 +53,28 @@ impl Summary {
         self.sentences += other.sentences;
         self.words += other.words;
         self.copied_invalid += other.copied_invalid;
+        self.without_lemma += other.without_lemma;
     }
+
+    /// The warning for a file whose words lack lemmas, if some do.
+    pub fn lemma_warning(&self, file: &str) -> Option<String> {
+        (self.without_lemma > 0).then(|| {
+            let (n, of) = (self.without_lemma, self.words);
+            let (verb, pronoun) = if n == 1 { ("has", "its") } else { ("have", "their") };
+            format!(
+                "warning: {file}: {} of {} {} {verb} no lemma (LEMMA _); lemma tests and markers used {pronoun} lower-cased {}",
+                thousands(n),
+                thousands(of),
+                if of == 1 { "word" } else { "words" },
+                if n == 1 { "form" } else { "forms" },
+            )
+        })
+    }
+}
+
+/// `n` with commas between groups of three digits.
+fn thousands(n: usize) -> String {
+    indicatif::HumanCount(n as u64).to_string()
 }
 
 /// A failure that stops the run, as `FILE:LINE: message` or `FILE: message`.
@@ -131,6 +156,7 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_err
             }
             Ok(()) => {
                 chunk.summary.words += sentence.words.len();
+                chunk.summary.without_lemma += words_without_lemma(sentence);
                 let result = enhancer.enhance_with(sentence, layer, workspace);
                 write_sentence(&mut chunk.out, sentence, result.is_ok().then_some(&*layer));
                 block.bytes = sentence.take_bytes();
@@ -149,6 +175,20 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_err
     if block.bytes.capacity() > KEEP_BUFFER_BYTES {
         block.bytes = Vec::new();
     }
+}
+
+/// Words of `sentence` without a lemma.
+fn words_without_lemma(sentence: &Sentence) -> usize {
+    use crate::conllu::sentence::{DEPREL, FORM, LEMMA};
+    let column = |word, c| sentence.column(word, c);
+    // LEMMA's bytes first (no UTF-8 boundary checks): the other columns are read only for words
+    // without one.
+    let bytes = sentence.bytes();
+    sentence
+        .words
+        .iter()
+        .filter(|w| bytes[w.columns[LEMMA].range()] == *b"_" && without_lemma("_", column(w, FORM), column(w, DEPREL)))
+        .count()
 }
 
 /// An enhancer with its options and worker threads, ready to run over any number of inputs.
@@ -297,4 +337,25 @@ impl Chunk {
 thread_local! {
     /// Each thread's buffers, reused from sentence to sentence.
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Summary;
+
+    #[test]
+    fn the_lemma_warning_groups_thousands_and_agrees_in_number() {
+        let summary = |without_lemma, words| Summary { words, without_lemma, ..Summary::default() };
+        assert_eq!(summary(0, 40_000).lemma_warning("p.conllu"), None);
+        assert_eq!(
+            summary(12_345, 40_000).lemma_warning("parsed.conllu").unwrap(),
+            "warning: parsed.conllu: 12,345 of 40,000 words have no lemma (LEMMA _); lemma tests and markers used their lower-cased forms"
+        );
+        assert_eq!(
+            summary(1, 1).lemma_warning("a").unwrap(),
+            "warning: a: 1 of 1 word has no lemma (LEMMA _); lemma tests and markers used its lower-cased form"
+        );
+        assert_eq!(summary(1_234_567, 100_000_000).lemma_warning("b").unwrap().split(' ').take(4).collect::<Vec<_>>(), ["warning:", "b:", "1,234,567", "of"]);
+        assert!(summary(999, 1_000).lemma_warning("c").unwrap().contains(" 999 of 1,000 words "));
+    }
 }

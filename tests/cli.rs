@@ -80,3 +80,35 @@ fn validate_exits_1_with_file_and_line_on_an_invalid_enhanced_layer() {
     let good = run(&["validate", "tests/data/sample.conllu"], b"");
     assert!(good.status.success(), "{}", text(&good.stderr));
 }
+
+/// `enhance` warns once per file with words without a lemma, counting neither a word whose form
+/// is `_` too nor the second part of a split word (`goeswith`: its lemma is on the first).
+#[test]
+fn enhance_warns_once_per_file_of_words_without_a_lemma() {
+    let dir = std::env::temp_dir().join(format!("eudify-cli-lemmas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, body: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, body).unwrap();
+        path.display().to_string()
+    };
+    let lemmatised = write("lemmatised.conllu", "1\tGo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\thome\thome\tADV\t_\t_\t1\tadvmod\t_\t_\n\n");
+    let one = write(
+        "one.conllu",
+        "1\tGo\t_\tVERB\t_\t_\t0\troot\t_\t_\n2\tho\thome\tADV\t_\t_\t1\tadvmod\t_\t_\n3\tme\t_\tX\t_\t_\t2\tgoeswith\t_\t_\n\
+         4\t_\t_\tSYM\t_\t_\t1\tpunct\t_\t_\n\n",
+    );
+    let two = write("two.conllu", "1\tGo\t_\tVERB\t_\t_\t0\troot\t_\t_\n2\thome\t_\tADV\t_\t_\t1\tadvmod\t_\t_\n\n");
+    let out = run(&["enhance", "--lang", "en", &lemmatised, &one, &two, &lemmatised], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "warning: {one}: 1 of 4 words has no lemma (LEMMA _); lemma tests and markers used its lower-cased form\n\
+             warning: {two}: 2 of 2 words have no lemma (LEMMA _); lemma tests and markers used their lower-cased forms\n"
+        )
+    );
+    let stdin = run(&["enhance", "--lang", "en"], std::fs::read(&two).unwrap().as_slice());
+    assert!(text(&stdin.stderr).starts_with("warning: <stdin>: 2 of 2 words have no lemma"), "{}", text(&stdin.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -282,7 +282,8 @@ fn lemma_tests_answer_as_alone_after_the_same_and_a_flood_of_other_lemmas() {
     assert_eq!(deps_of("été"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:été");
     assert_eq!(deps_of("ÉTÉ"), "1:obj|1:obj:été");
     assert_eq!(deps_of("x1"), "1:obj|1:obj:x1");
-    assert_eq!(deps_of("_"), "1:obj");
+    // No lemma: the form `w` stands in.
+    assert_eq!(deps_of("_"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:w");
     assert_eq!(deps_of("wanted"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:wanted");
 }
 
@@ -324,4 +325,77 @@ fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
     assert_eq!(deps(&labels_only, &sentence("Walk"), &mut workspace), "1:obj|1:obj:walk");
     assert_eq!(deps(&labels_only, &sentence("Run"), &mut workspace), "1:obj|1:obj:run");
     assert_eq!(deps(&tests_lemmas, &sentence("Été"), &mut workspace), "1:dep:listed|1:obj|1:obj:été");
+}
+
+/// LEMMA blanked in word and empty-node lines, as a parser without a lemmatiser writes it.
+fn blank_lemmas(conllu: &str) -> String {
+    conllu
+        .lines()
+        .map(|line| {
+            let mut cols: Vec<&str> = line.split('\t').collect();
+            if cols.len() == 10 && !cols[0].contains('-') {
+                cols[2] = "_";
+            }
+            cols.join("\t") + "\n"
+        })
+        .collect()
+}
+
+/// A word without a lemma (LEMMA `_`) has its lower-cased form as lemma, mapped through the
+/// lexicon's `[lemmas]` (`wants` → `want`), in lemma tests and in labels alike (`lemma_label`
+/// has no lemma test: its label is read from the columns, not the lemma table). A lemma that is
+/// given is never mapped, and a word whose form is `_` too has no lemma.
+#[test]
+fn a_word_without_a_lemma_reads_its_form_mapped_through_the_lexicon() {
+    let sentence = |form: &str, lemma: &str| format!("1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\t{form}\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n");
+    let deps = |profile: &str, form: &str, lemma: &str| {
+        let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", profile], sentence(form, lemma).as_bytes());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout).lines().nth(1).unwrap().split('\t').nth(8).unwrap().to_string()
+    };
+    assert_eq!(deps("lemmas", "Wants", "_"), "1:dep:listed|1:dep:lower|1:obj|1:obj:want");
+    assert_eq!(deps("lemmas", "Wants", "want"), deps("lemmas", "Wants", "_"));
+    assert_eq!(deps("lemmas", "Wants", "wants"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:wants");
+    // Lower-cased, then tested: `Été` is listed, `été` is not.
+    assert_eq!(deps("lemmas", "Été", "_"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:été");
+    assert_eq!(deps("lemmas", "_", "_"), "1:obj");
+    assert_eq!(deps("lemma_label", "Wants", "_"), "1:obj|1:obj:want");
+    assert_eq!(deps("lemma_label", "ÉTÉ", "_"), "1:obj|1:obj:été");
+    assert_eq!(deps("lemma_label", "Wants", "wants"), "1:obj|1:obj:wants");
+    assert_eq!(deps("lemma_label", "_", "_"), "1:obj");
+}
+
+/// Without lemmas, the embedded profiles give the case labels, `conj` subtypes and control
+/// edges they give with them: English `in` under `obl`, `and` under `conj`, `promised` (a
+/// subject-control verb, through `[lemmas]`) with an object; Czech vocalised `ve` → `v` and
+/// `se` → `s`.
+#[test]
+fn profiles_enhance_a_sentence_without_lemmas_as_with_them() {
+    let english = "1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n2\tpromised\tpromise\tVERB\tVBD\t_\t0\troot\t_\t_\n\
+        3\thim\the\tPRON\tPRP\t_\t2\tobj\t_\t_\n4\tto\tto\tPART\tTO\t_\t5\tmark\t_\t_\n5\tsit\tsit\tVERB\tVB\t_\t2\txcomp\t_\t_\n\
+        6\tin\tin\tADP\tIN\t_\t8\tcase\t_\t_\n7\tthe\tthe\tDET\tDT\t_\t8\tdet\t_\t_\n8\tchair\tchair\tNOUN\tNN\t_\t5\tobl\t_\t_\n\
+        9\tand\tand\tCCONJ\tCC\t_\t10\tcc\t_\t_\n10\twait\twait\tVERB\tVB\t_\t5\tconj\t_\t_\n11\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_\n\n";
+    let czech = "1\tSeděl\tsedět\tVERB\t_\tGender=Masc|Number=Sing|Tense=Past|VerbForm=Part\t0\troot\t_\t_\n\
+        2\tve\tv\tADP\t_\tAdpType=Voc|Case=Loc\t3\tcase\t_\t_\n3\tškole\tškola\tNOUN\t_\tCase=Loc|Gender=Fem|Number=Sing\t1\tobl\t_\t_\n\
+        4\tse\ts\tADP\t_\tAdpType=Voc|Case=Ins\t5\tcase\t_\t_\n5\tsestrou\tsestra\tNOUN\t_\tCase=Ins|Gender=Fem|Number=Sing\t1\tobl\t_\t_\n\
+        6\ta\ta\tCCONJ\t_\t_\t7\tcc\t_\t_\n7\tbratrem\tbratr\tNOUN\t_\tCase=Ins|Gender=Masc|Number=Sing\t5\tconj\t_\t_\n\
+        8\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n";
+    // Language, sentence, and the DEPS of some words (numbered from 1).
+    type Case<'a> = (&'a str, &'a str, &'a [(usize, &'a str)]);
+    let cases: [Case; 2] = [
+        ("en", english, &[(1, "2:nsubj|5:nsubj:xsubj"), (3, "2:obj"), (8, "5:obl:in"), (10, "2:xcomp|5:conj:and")]),
+        ("cs", czech, &[(3, "1:obl:v:loc"), (5, "1:obl:s:ins"), (7, "1:obl:s:ins|5:conj")]),
+    ];
+    for (lang, sentence, expected) in cases {
+        let deps = |input: &str| {
+            let out = run(&["enhance", "--lang", lang], input.as_bytes());
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            text(&out.stdout).lines().map(|l| l.split('\t').nth(8).unwrap_or("").to_string()).collect::<Vec<_>>()
+        };
+        let (with, without) = (deps(sentence), deps(&blank_lemmas(sentence)));
+        for &(word, label) in expected {
+            assert_eq!(with[word - 1], label, "{lang} word {word}");
+        }
+        assert_eq!(without, with, "{lang} without lemmas");
+    }
 }

@@ -132,6 +132,43 @@ fn lexicon_errors_have_line_and_column() {
     snapshot!("lexicon_errors", rendered);
 }
 
+/// `[lemmas]` entries are lower-case words, each form with one lemma per file (another file may
+/// give it another: the later one wins); `[lemmas]` is no list rules can name.
+#[test]
+fn lexicon_lemma_errors_have_line_and_column() {
+    let lexicon = "[lemmas]\nv = [\"ve\", \"Ve\", \"v\"]\nz = [\"ve\", \"ze\"]\nKo = [\"ku\"]\nk = [\"k e\"]\n";
+    let tree = TempTree::new(
+        "lexicon-lemmas",
+        &[
+            ("lexicons/universal.toml", UNIVERSAL_LEXICON),
+            ("lexicons/xx.toml", lexicon),
+            ("lexicons/yy.toml", "[lemmas]\nw = [\"we\"]\n"),
+            ("lexicons/zz.toml", "[lemmas]\nz = [\"we\"]\n"),
+            ("rules/set/a.rules", SIMPLE_RULES),
+            ("rules/set/b.rules", "phase one\nrule l {\n  match { H -[obl]-> N; N [lemma in @lemmas.v]; }\n  do { add H =[obl]=> N; }\n}\n"),
+            ("rules/profiles/xx.toml", "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/a.rules\"]\nlexicons = [\"xx\"]\n"),
+            ("rules/profiles/yz.toml", "name = \"yz\"\ndescription = \"test\"\nrules = [\"set/a.rules\"]\nlexicons = [\"yy\", \"zz\"]\n"),
+            ("rules/profiles/list.toml", "name = \"list\"\ndescription = \"test\"\nrules = [\"set/b.rules\"]\nlexicons = [\"yy\"]\n"),
+        ],
+    );
+    let rendered = tree.render(&load_ruleset(&tree.source(), "xx").expect_err("broken [lemmas]"));
+    for expected in [
+        "DIR/lexicons/xx.toml:2:12: error: form `Ve` has upper-case letters",
+        "DIR/lexicons/xx.toml:2:18: error: form `v` is its own lemma",
+        "DIR/lexicons/xx.toml:3:6: error: form `ve` is given lemma `z` here and `v` before",
+        "DIR/lexicons/xx.toml:4:1: error: lemma `Ko` has upper-case letters",
+        "DIR/lexicons/xx.toml:5:6: error: `k e` is no form",
+    ] {
+        assert!(rendered.contains(expected), "{expected}\n{rendered}");
+    }
+    assert_eq!(rendered.matches(": error: ").count(), 5, "{rendered}");
+    let yz = load_ruleset(&tree.source(), "yz").unwrap_or_else(|e| panic!("{}", tree.render(&e)));
+    assert_eq!(yz.lexicons.form_lemmas.get("we"), Some("z"));
+    assert_eq!(yz.lexicons.form_lemmas.get("ze"), None);
+    let list = tree.render(&load_ruleset(&tree.source(), "list").expect_err("[lemmas] is no list"));
+    assert!(list.contains("unknown lexicon list `@lemmas.v`"), "{list}");
+}
+
 #[test]
 fn profile_errors_have_line_and_column() {
     let tree = TempTree::new(

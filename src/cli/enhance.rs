@@ -45,6 +45,9 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
             let input = BufReader::with_capacity(1 << 16, file);
             pipeline.run(&name, input, &mut out, &mut report)?
         };
+        if let Some(warning) = file_summary.lemma_warning(if name == "-" { "<stdin>" } else { &name }) {
+            report(warning);
+        }
         summary.add(&file_summary);
     }
     out.flush()?;

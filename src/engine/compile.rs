@@ -157,8 +157,8 @@ pub struct NodeChecks {
 #[derive(Clone, Debug)]
 pub enum FieldCheck {
     /// A lemma test answered once per interned lemma and kept as bit `bit`
-    /// ([`super::lemmas::Lemmas`]).
-    Lemma { bit: u8, test: CheckedValueTest, negated: bool },
+    /// ([`super::lemmas::Lemmas`]); without a bit, evaluated on the lemma each time.
+    Lemma { bit: Option<u8>, test: CheckedValueTest, negated: bool },
     /// Any other test, run on the field's text.
     Text(FieldTest),
 }
@@ -469,12 +469,10 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             checks: n
                 .tests
                 .iter()
-                .map(|t| {
-                    let bit = if t.field == Field::Lemma { lemma_tests.register(&t.test) } else { None };
-                    match bit {
-                        Some(bit) => FieldCheck::Lemma { bit, test: t.test.clone(), negated: t.negated },
-                        None => FieldCheck::Text(t.clone()),
-                    }
+                .map(|t| match t.field {
+                    // Through the lemma table, which knows a word without a lemma's stand-in.
+                    Field::Lemma => FieldCheck::Lemma { bit: lemma_tests.register(&t.test), test: t.test.clone(), negated: t.negated },
+                    _ => FieldCheck::Text(t.clone()),
                 })
                 .collect(),
         })

@@ -7,11 +7,51 @@
 //!
 //! Interning is lazy, per node and per sentence: most words' lemmas are never tested, and an
 //! eager lookup for every word would cost more than all lemma tests together.
+//!
+//! A word a parser left without a lemma (LEMMA `_`) has its lower-cased form as lemma, mapped
+//! through the profile's `[lemmas]` ([`FormLemmas`]) where the lemma differs (`ve` → `v`):
+//! [`without_lemma`] says which words, [`push_form_lemma`] writes that text. Tests and labels
+//! read it alike.
 
-use crate::conllu::sentence::LEMMA;
+use crate::conllu::sentence::DEPREL;
 use crate::graph::{Interner, SentenceGraph};
 use crate::rules::ast::CheckedValueTest;
+use crate::rules::lexicon::FormLemmas;
 use petgraph::stable_graph::NodeIndex;
+use std::sync::Arc;
+
+/// Whether a word with these columns has no lemma, so that its form stands in for it. Not a word
+/// whose form is `_` too (an underscore, or a treebank without its text: no form to read), nor
+/// the second part of a word split in two (`goeswith`: UD gives the whole word's lemma to the
+/// first part, and the rest has none).
+#[inline]
+pub fn without_lemma(lemma: &str, form: &str, deprel: &str) -> bool {
+    lemma == "_" && form != "_" && deprel != "goeswith"
+}
+
+/// Appends the lemma of a word without one ([`without_lemma`]): its form lower-cased, or that
+/// form's lemma in `forms`. Lower-case either way (the lexicon loader checks `forms`).
+pub fn push_form_lemma(out: &mut String, form: &str, forms: &FormLemmas) {
+    let start = out.len();
+    push_lower(out, form);
+    if let Some(lemma) = forms.get(&out[start..]) {
+        out.truncate(start);
+        out.push_str(lemma);
+    }
+}
+
+/// `node`'s lemma: its LEMMA, or (`Err`) the form that stands in for it.
+#[inline]
+fn lemma_or_form<'s>(graph: &SentenceGraph<'s>, node: NodeIndex) -> Result<&'s str, &'s str> {
+    let lemma = graph.lemma(node);
+    if lemma == "_" {
+        let form = graph.form(node);
+        if without_lemma(lemma, form, graph.column(node, DEPREL)) {
+            return Err(form);
+        }
+    }
+    Ok(lemma)
+}
 
 /// The lemma tests of one rule set that are answered per distinct lemma, numbered by the
 /// bit that holds their answer. Equal tests in different rules share one number.
@@ -88,16 +128,24 @@ pub struct Lemmas {
     looked_up: Vec<u32>,
     /// The rule set (its [`super::Enhancer`]'s id) whose test numbers the facts use.
     owner: u64,
+    /// The owner's `[lemmas]`, for words without a lemma.
+    forms: Arc<FormLemmas>,
+    /// The lemma of a word without one, while it is interned.
+    form_lemma: String,
 }
 
 impl Lemmas {
-    /// Prepares for a sentence of `nodes` nodes enhanced by rule set `owner`: forgets the
-    /// nodes' lemmas, and the whole table when it is too large or was filled for other rules.
-    pub fn start_sentence(&mut self, owner: u64, nodes: usize) {
+    /// Prepares for a sentence of `nodes` nodes enhanced by rule set `owner`, whose `[lemmas]`
+    /// are `forms`: forgets the nodes' lemmas, and the whole table when it is too large or was
+    /// filled for other rules.
+    pub fn start_sentence(&mut self, owner: u64, forms: &Arc<FormLemmas>, nodes: usize) {
         // Another rule set's answers are of no use: keep none of them.
         let keep = if self.owner == owner { KEEP_LEMMAS } else { 0 };
         if self.table.trim(keep) {
             self.lower.clear();
+        }
+        if self.owner != owner {
+            self.forms = Arc::clone(forms);
         }
         self.owner = owner;
         if !self.table.is_started() {
@@ -112,8 +160,28 @@ impl Lemmas {
         }
     }
 
+    /// Whether the table serves rule set `owner` ([`Lemmas::start_sentence`] was called for it).
+    pub fn serves(&self, owner: u64) -> bool {
+        self.owner == owner
+    }
+
+    /// Interns `node`'s lemma; [`ABSENT`] when it has none.
+    fn intern_node(&mut self, graph: &SentenceGraph, node: NodeIndex) -> u32 {
+        match lemma_or_form(graph, node) {
+            Ok(lemma) => self.intern(lemma),
+            Err(form) => {
+                let mut text = std::mem::take(&mut self.form_lemma);
+                text.clear();
+                push_form_lemma(&mut text, form, &self.forms);
+                let id = self.intern(&text);
+                self.form_lemma = text;
+                id
+            }
+        }
+    }
+
     fn intern(&mut self, lemma: &str) -> u32 {
-        if lemma == "_" {
+        if lemma == "_" || lemma.is_empty() {
             return ABSENT;
         }
         let lower = &mut self.lower;
@@ -147,22 +215,7 @@ impl Lemmas {
     /// answer not known yet for this lemma.
     #[inline(never)]
     fn find_out(&mut self, graph: &SentenceGraph, node: NodeIndex, mask: u64, test: &CheckedValueTest) -> bool {
-        let i = node.index();
-        if i >= self.nodes.len() {
-            // An empty node added since the sentence started.
-            self.nodes.resize(i + 1, UNKNOWN);
-        }
-        // The lemma's text in hand when it is interned now, else read from the table.
-        let (id, lemma) = match self.nodes[i] {
-            UNKNOWN => {
-                let lemma = graph.column(node, LEMMA);
-                let id = self.intern(lemma);
-                self.nodes[i] = id;
-                self.looked_up.push(i as u32);
-                (id, Some(lemma))
-            }
-            id => (id, None),
-        };
+        let id = self.node_id(graph, node);
         if id == ABSENT {
             return false;
         }
@@ -170,13 +223,50 @@ impl Lemmas {
         if facts.known & mask != 0 {
             return facts.holds & mask != 0;
         }
-        let holds = test.holds(lemma.unwrap_or_else(|| self.table.text(id)));
+        let holds = test.holds(self.table.text(id));
         let facts = self.table.payload_mut(id);
         facts.known |= mask;
         if holds {
             facts.holds |= mask;
         }
         holds
+    }
+
+    /// `node`'s lemma id in this sentence, interned now if it was not.
+    fn node_id(&mut self, graph: &SentenceGraph, node: NodeIndex) -> u32 {
+        let i = node.index();
+        if i >= self.nodes.len() {
+            // An empty node added since the sentence started.
+            self.nodes.resize(i + 1, UNKNOWN);
+        }
+        if self.nodes[i] == UNKNOWN {
+            self.nodes[i] = self.intern_node(graph, node);
+            self.looked_up.push(i as u32);
+        }
+        self.nodes[i]
+    }
+
+    /// Whether `node`'s lemma passes `test`, which has no bit of its own (evaluated on the text
+    /// each time); false for a node without a lemma.
+    pub fn passes(&mut self, graph: &SentenceGraph, node: NodeIndex, test: &CheckedValueTest) -> bool {
+        match self.node_id(graph, node) {
+            ABSENT => false,
+            id => test.holds(self.table.text(id)),
+        }
+    }
+
+    /// Appends `node`'s lemma lower-cased (nothing when it has none), as labels take it: the
+    /// interned text when a test interned it in this sentence (a marker has mostly been tested:
+    /// `C [lemma=/^[\p{L}\p{M}]+$/]`), else lower-cased from the columns, which costs less than
+    /// interning a lemma for one use.
+    pub fn push_lower_lemma(&self, out: &mut String, graph: &SentenceGraph, node: NodeIndex) {
+        match self.interned_lower(node) {
+            Some(lower) => out.push_str(lower),
+            None => match lemma_or_form(graph, node) {
+                Ok(lemma) => push_lower(out, lemma),
+                Err(form) => push_form_lemma(out, form, &self.forms),
+            },
+        }
     }
 
     /// `node`'s lemma, lower-cased, if a test interned it in this sentence: a label's marker
@@ -264,32 +354,38 @@ mod tests {
     fn lemmas_are_interned_once_and_answers_kept_per_lemma() {
         let parse = |text: &str| Sentence::parse(RawBlock { bytes: text.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
         let sentences = [
-            parse("1\tWant\tWant\tVERB\t_\t_\t0\troot\t_\t_\n2\twant\twant\tVERB\t_\t_\t1\tconj\t_\t_\n3\t,\t_\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n"),
+            parse("1\tWant\tWant\tVERB\t_\t_\t0\troot\t_\t_\n2\twant\twant\tVERB\t_\t_\t1\tconj\t_\t_\n3\t_\t_\tSYM\t_\t_\t1\tpunct\t_\t_\n4\tWants\t_\tVERB\t_\t_\t1\tconj\t_\t_\n\n"),
             parse("1\tWant\tWant\tVERB\t_\t_\t0\troot\t_\t_\n\n"),
         ];
         let mut lemmas = Lemmas::default();
         let capital = CheckedValueTest::Regex(TextRegex::new("^W").unwrap());
         let node = NodeIndex::new;
         let graph = SentenceGraph::from_basic(&sentences[0]);
-        lemmas.start_sentence(1, graph.word_count() as usize + 1);
+        lemmas.start_sentence(1, &Default::default(), graph.word_count() as usize + 1);
         assert!(lemmas.holds(&graph, node(1), 0, &capital));
         assert!(!lemmas.holds(&graph, node(2), 0, &capital));
-        assert!(!lemmas.holds(&graph, node(3), 0, &capital), "`_` is no lemma");
+        assert!(!lemmas.holds(&graph, node(3), 0, &capital), "`_` with no form is no lemma");
         assert!(!lemmas.holds(&graph, node(3), 1, &CheckedValueTest::Present));
+        assert!(!lemmas.passes(&graph, node(3), &CheckedValueTest::Present));
         assert_eq!(lemmas.len(), 2);
+        // No lemma: the form, lower-cased, stands in.
+        assert!(!lemmas.holds(&graph, node(4), 0, &capital));
+        assert!(lemmas.passes(&graph, node(4), &equals(&["wants"])));
+        assert_eq!(lemmas.interned_lower(node(4)), Some("wants"));
+        assert_eq!(lemmas.len(), 3);
         // The bit answers now, whatever test is passed with it.
         assert!(lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])));
         assert_eq!(lemmas.interned_lower(node(1)), Some("want"));
         assert_eq!(lemmas.interned_lower(node(3)), Some(""));
         assert_eq!(lemmas.interned_lower(node(2)), Some("want"));
-        assert_eq!(lemmas.interned_lower(node(4)), None, "not in the sentence");
+        assert_eq!(lemmas.interned_lower(node(5)), None, "not in the sentence");
 
         let graph = SentenceGraph::from_basic(&sentences[1]);
-        lemmas.start_sentence(1, graph.word_count() as usize + 1);
+        lemmas.start_sentence(1, &Default::default(), graph.word_count() as usize + 1);
         assert!(lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])), "kept from the last sentence");
-        assert_eq!(lemmas.len(), 2);
+        assert_eq!(lemmas.len(), 3);
         // Another rule set: its bit 0 is another test.
-        lemmas.start_sentence(2, graph.word_count() as usize + 1);
+        lemmas.start_sentence(2, &Default::default(), graph.word_count() as usize + 1);
         assert!(!lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])));
     }
 }

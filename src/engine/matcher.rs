@@ -320,7 +320,8 @@ fn passes(graph: &SentenceGraph, lemmas: &mut Lemmas, plan: &Plan, filters: &sup
         let node_tests = &plan.node_tests[i];
         let node = binding.node(node_tests.var);
         node_tests.checks.iter().all(|check| match check {
-            FieldCheck::Lemma { bit, test, negated } => lemmas.holds(graph, node, *bit, test) != *negated,
+            FieldCheck::Lemma { bit: Some(bit), test, negated } => lemmas.holds(graph, node, *bit, test) != *negated,
+            FieldCheck::Lemma { bit: None, test, negated } => lemmas.passes(graph, node, test) != *negated,
             FieldCheck::Text(test) => field_test(graph, node, test),
         })
     }) && filters.absent_edges.iter().all(|&i| {

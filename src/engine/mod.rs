@@ -48,6 +48,8 @@ pub struct Enhancer {
     /// Tells this enhancer's workspaces apart from another's: their lemma tables hold answers
     /// to this enhancer's lemma tests.
     id: u64,
+    /// The lemmas of forms, for words without a lemma (the lexicons' `[lemmas]`).
+    form_lemmas: std::sync::Arc<crate::rules::lexicon::FormLemmas>,
 }
 
 /// Ids of enhancers made so far.
@@ -156,6 +158,7 @@ impl Enhancer {
             gates,
             lemma_tests,
             id,
+            form_lemmas: std::sync::Arc::clone(&rule_set.lexicons.form_lemmas),
         }
     }
 
@@ -210,9 +213,9 @@ impl Enhancer {
     /// Readies `workspace` for `graph`'s sentence, before its first phase runs.
     pub fn prepare(&self, graph: &SentenceGraph, workspace: &mut Workspace) {
         // Without lemma tests no node's lemma is interned: there is nothing to forget, unless
-        // the workspace served another rule set before.
-        if !self.lemma_tests.is_empty() || workspace.lemmas.has_nodes() {
-            workspace.lemmas.start_sentence(self.id, graph.word_count() as usize + 1);
+        // the workspace served another rule set before (whose `[lemmas]` labels must not read).
+        if !self.lemma_tests.is_empty() || workspace.lemmas.has_nodes() || !workspace.lemmas.serves(self.id) {
+            workspace.lemmas.start_sentence(self.id, &self.form_lemmas, graph.word_count() as usize + 1);
         }
     }
 

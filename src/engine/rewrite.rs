@@ -244,13 +244,9 @@ pub fn render(graph: &SentenceGraph, lemmas: &Lemmas, template: &Template, bindi
     !out.is_empty()
 }
 
-
-/// A node's lemma, lower-cased: as interned, if a test interned it.
+/// A node's lemma, lower-cased ([`Lemmas::push_lower_lemma`]).
 fn push_lemma(out: &mut String, graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex) {
-    match lemmas.interned_lower(node) {
-        Some(lower) => out.push_str(lower),
-        None => push_lower(out, graph.lemma(node)),
-    }
+    lemmas.push_lower_lemma(out, graph, node);
 }
 
 /// Lemma of a marker word plus the lemmas of its basic `fixed` children, joined with `_`.
