@@ -34,7 +34,7 @@ pub fn run(args: RulesArgs) -> Result<ExitCode> {
         }
     }
     if failed {
-        return Ok(ExitCode::from(1));
+        return Ok(ExitCode::from(super::EXIT_INVALID));
     }
     println!("rules, lexicons and profiles: no errors");
     Ok(ExitCode::SUCCESS)

@@ -1,10 +1,12 @@
 //! Subcommands. Flags are turned into typed configuration first, then each command runs;
-//! every failure comes back as an error whose message is what the user sees.
+//! every failure comes back as an error whose message is what the user sees, and whose kind
+//! decides the exit code ([`exit_code`]).
 
 mod args;
 mod check;
 mod enhance;
 mod explain;
+mod output;
 mod test;
 mod eval;
 mod profiles;
@@ -13,7 +15,16 @@ mod validate;
 use anyhow::Result;
 use args::{Args, Command};
 use clap::Parser;
+use eudify::eval::EvalError;
+use eudify::pipeline::PipelineError;
 use std::process::ExitCode;
+
+pub use eudify::conllu::input::is_stdin;
+
+/// Exit code of invalid input (`FILE:LINE: message`) or a failed check.
+pub const EXIT_INVALID: u8 = 1;
+/// Exit code of a usage error (clap's own), a file that cannot be read or written, or a bug.
+pub const EXIT_TROUBLE: u8 = 2;
 
 pub fn run() -> Result<ExitCode> {
     let args = Args::parse();
@@ -26,6 +37,61 @@ pub fn run() -> Result<ExitCode> {
         Command::Test(a) => test::run(a),
         Command::Explain(a) => explain::run(a),
     }
+}
+
+/// An error in what the user gave (rules, a sentence, a sent_id that is not there), found by
+/// the CLI itself: exit code 1.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Invalid(pub String);
+
+/// The exit code for `error`: 1 when the input is at fault, 2 otherwise (a file that cannot be
+/// read or written, a bug). The first error in the chain that tells decides.
+pub fn exit_code(error: &anyhow::Error) -> u8 {
+    let io_code = |e: &std::io::Error| match e.kind() {
+        // Bytes that are not what they claim to be (corrupt gzip): the input is at fault.
+        std::io::ErrorKind::InvalidData => EXIT_INVALID,
+        _ => EXIT_TROUBLE,
+    };
+    for cause in error.chain() {
+        if let Some(e) = cause.downcast_ref::<PipelineError>() {
+            return match e {
+                PipelineError::Input { .. } => EXIT_INVALID,
+                PipelineError::Io { error, .. } => io_code(error),
+                PipelineError::Output(_) | PipelineError::Panic { .. } => EXIT_TROUBLE,
+            };
+        }
+        if let Some(e) = cause.downcast_ref::<EvalError>() {
+            return match e {
+                EvalError::Io { error, .. } => io_code(error),
+                EvalError::Parse { .. } | EvalError::Mismatch { .. } => EXIT_INVALID,
+            };
+        }
+        if cause.is::<Invalid>() {
+            return EXIT_INVALID;
+        }
+        if let Some(e) = cause.downcast_ref::<std::io::Error>() {
+            return io_code(e);
+        }
+    }
+    EXIT_TROUBLE
+}
+
+/// The message for `error`: its chain joined by `: `, leaving out a cause whose text the
+/// message already holds (an error that shows its source and also returns it from `source()`
+/// would otherwise print `Is a directory (os error 21)` twice).
+pub fn message(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let part = cause.to_string();
+        if text.is_empty() {
+            text = part;
+        } else if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+    }
+    text
 }
 
 /// The embedded rules, or an edited copy in `dir`.
@@ -43,7 +109,7 @@ fn load_enhancer(source: &eudify::rules::RuleSource, code: &str) -> Result<eudif
     if let Some(warning) = warning {
         eprintln!("warning: {warning}");
     }
-    let rule_set = eudify::rules::load_ruleset(source, &profile).map_err(|e| anyhow::anyhow!("{}", e.render().trim_end()))?;
+    let rule_set = eudify::rules::load_ruleset(source, &profile).map_err(|e| Invalid(e.render().trim_end().to_string()))?;
     Ok(eudify::engine::Enhancer::new(&rule_set))
 }
 
