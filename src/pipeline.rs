@@ -357,9 +357,11 @@ mod tests {
                     let result = pipeline.run("in", input.as_bytes(), &mut out, &mut |_| {});
                     let _ = tx.send((result, out));
                 });
-                let (result, out) = rx
-                    .recv_timeout(Duration::from_secs(120))
-                    .unwrap_or_else(|_| panic!("threads {threads}, chunks of {chunk_bytes} bytes: the run hangs"));
+                let (result, out) = match rx.recv_timeout(Duration::from_secs(120)) {
+                    Ok(done) => done,
+                    Err(mpsc::RecvTimeoutError::Timeout) => panic!("threads {threads}, chunks of {chunk_bytes} bytes: the run hangs"),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => panic!("threads {threads}: the panic was not caught"),
+                };
                 let error = result.expect_err("a panic is an error").to_string();
                 assert_eq!(error, "in: internal error: enhancing a sentence panicked (boom on purpose); please report this");
                 let out = String::from_utf8(out).unwrap();
