@@ -38,7 +38,11 @@ impl Output {
         // The default 0600 would survive the rename: ask for what a new file gets (umask applies).
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let temp = builder.tempfile_in(dir).with_context(|| format!("{name}: cannot write"))?;
+        // tempfile names its own random path in the error: the OS error alone says enough.
+        let temp = builder
+            .tempfile_in(dir)
+            .map_err(|e| e.raw_os_error().map_or(e, io::Error::from_raw_os_error))
+            .with_context(|| format!("{name}: cannot write"))?;
         Ok(Output::Replace { temp: BufWriter::with_capacity(1 << 16, temp), path: path.to_path_buf() })
     }
 
