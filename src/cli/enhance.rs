@@ -92,7 +92,9 @@ fn progress_bar(files: &[PathBuf], asked: bool) -> Option<indicatif::ProgressBar
     if !shown {
         return None;
     }
-    let bar = match sizes {
+    // Progress counts decompressed bytes: the size of a gzip file is no total for them.
+    let total = sizes.filter(|_| !files.iter().any(|f| input::is_gzip_file(f)));
+    let bar = match total {
         Some(total) => indicatif::ProgressBar::new(total).with_style(
             indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg} (eta {eta})")
                 .expect("a valid template"),

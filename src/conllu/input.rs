@@ -40,6 +40,13 @@ pub fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
     from_reader(File::open(path)?)
 }
 
+/// Whether the file at `path` starts with the gzip magic bytes (`false` for stdin, or a file
+/// that cannot be read).
+pub fn is_gzip_file(path: &Path) -> bool {
+    let mut head = [0u8; 2];
+    !is_stdin(path) && File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && head == GZIP_MAGIC
+}
+
 /// `input`, decompressed if it starts with the gzip magic bytes, buffered.
 pub fn from_reader<'a>(mut input: impl Read + 'a) -> io::Result<Box<dyn BufRead + 'a>> {
     // Read up to two bytes without losing them: a pipe may deliver them one at a time.
