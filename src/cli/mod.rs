@@ -122,3 +122,48 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
                 .is_some_and(|e| matches!(e, eudify::pipeline::PipelineError::Output(io) if io.kind() == std::io::ErrorKind::BrokenPipe))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eudify::conllu::ParseError;
+    use std::io;
+
+    #[test]
+    fn each_kind_of_failure_has_its_exit_code() {
+        let parse = ParseError { line: 3, message: "bad".into() };
+        let io = |kind| io::Error::new(kind, "x");
+        let file = || "f".to_string();
+        let cases: Vec<(anyhow::Error, u8)> = vec![
+            (PipelineError::Input { file: file(), error: parse.clone() }.into(), EXIT_INVALID),
+            (PipelineError::Panic { file: file(), message: "boom".into() }.into(), EXIT_TROUBLE),
+            (PipelineError::Output(io(io::ErrorKind::StorageFull)).into(), EXIT_TROUBLE),
+            (PipelineError::Io { file: file(), error: io(io::ErrorKind::InvalidData) }.into(), EXIT_INVALID),
+            (PipelineError::Io { file: file(), error: io(io::ErrorKind::PermissionDenied) }.into(), EXIT_TROUBLE),
+            (EvalError::Parse { file: file(), line: 3, message: "bad".into() }.into(), EXIT_INVALID),
+            (EvalError::Mismatch { file: file(), line: 3, message: "bad".into() }.into(), EXIT_INVALID),
+            (EvalError::Io { file: file(), error: io(io::ErrorKind::NotFound) }.into(), EXIT_TROUBLE),
+            (anyhow::Error::from(io(io::ErrorKind::NotFound)).context("f: cannot read"), EXIT_TROUBLE),
+            (anyhow::Error::from(io(io::ErrorKind::InvalidData)).context("f: cannot read"), EXIT_INVALID),
+            (Invalid("rules".into()).into(), EXIT_INVALID),
+            (anyhow::anyhow!("something else"), EXIT_TROUBLE),
+        ];
+        for (error, code) in cases {
+            assert_eq!(exit_code(&error), code, "{error:#}");
+        }
+    }
+
+    /// An error that shows its source and also returns it from `source()`.
+    #[derive(Debug, thiserror::Error)]
+    #[error("f: {0}")]
+    struct ShowsItsSource(#[source] io::Error);
+
+    #[test]
+    fn a_cause_already_in_the_message_is_not_repeated() {
+        let os = || io::Error::from_raw_os_error(21);
+        let error = anyhow::Error::from(ShowsItsSource(os()));
+        assert_eq!(message(&error), format!("f: {}", os()));
+        let error = anyhow::Error::from(os()).context("f: cannot read");
+        assert_eq!(message(&error), format!("f: cannot read: {}", os()));
+    }
+}
