@@ -659,3 +659,20 @@ fn sixteen_megabytes_without_a_blank_line_fail_at_the_first_error() {
     assert!(out.status.success());
     assert!(out.stdout == input.as_bytes(), "the invalid block is copied byte for byte");
 }
+
+/// A sentence of a million words (a branching tree, each word under half its number or the word
+/// before) is read and enhanced whole. Its time is not asserted: 1 s in a release build, where
+/// reading alone used to take over a minute (the search for a chunk's end was quadratic).
+#[test]
+fn a_million_word_sentence_is_enhanced() {
+    let n = 1_000_000;
+    let input = long_sentence(n, |i| if i % 3 == 0 { i - 1 } else { i / 2 });
+    let enhancer = Enhancer::basic();
+    let pipeline = basic_pipeline(&enhancer, 2, 256 * 1024, OnError::Fail);
+    let run = enhance_with(&pipeline, &input);
+    let summary = run.result.unwrap();
+    assert_eq!((summary.sentences, summary.words), (1, n as usize));
+    assert!(all_but_deps(&run.out) == all_but_deps(&input));
+    let last = text(&run.out).lines().nth(n as usize).unwrap().to_string();
+    assert_eq!(last, "1000000\tw1000000\tw1000000\tX\t_\t_\t500000\tdep\t500000:dep\t_");
+}
