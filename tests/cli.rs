@@ -173,6 +173,17 @@ fn output_flag_writes_the_file_and_replaces_it_only_on_success() {
     let out = run(&["enhance", "--lang", "en", same.to_str().unwrap(), "-o", same.to_str().unwrap()], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(std::fs::read(&same).unwrap(), stdout);
+    // A link: its file is replaced, the link stays.
+    #[cfg(unix)]
+    {
+        let link = tmp("output-link.conllu");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let out = run(&["enhance", "--lang", "basic", SAMPLE, "-o", link.to_str().unwrap()], b"");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read(&path).unwrap(), run(&["enhance", "--lang", "basic", SAMPLE], b"").stdout);
+    }
     // Not a regular file: written to, not replaced.
     let out = run(&["enhance", SAMPLE, "-o", "/dev/null"], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));

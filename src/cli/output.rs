@@ -25,6 +25,12 @@ impl Output {
             _ => return Ok(Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock()))),
         };
         let name = path.display();
+        // A link to a file: the file is replaced, the link stays.
+        let resolved = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()).then(|| std::fs::canonicalize(path));
+        let path = match &resolved {
+            Some(Ok(target)) => target.as_path(),
+            _ => path,
+        };
         if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
             let file = File::options().write(true).open(path).with_context(|| format!("{name}: cannot write"))?;
             return Ok(Output::Special(BufWriter::with_capacity(1 << 16, file)));
