@@ -3,6 +3,7 @@
 //! The modules follow the pipeline and depend only on the ones listed before them:
 //! UD facts → CoNLL-U I/O → sentence graph → rule language → engine → pipeline → eval / validate → CLI.
 
+pub mod text;
 pub mod ud;
 pub mod conllu;
 pub mod graph;

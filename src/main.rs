@@ -5,7 +5,16 @@ mod cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    match cli::run() {
+    // A panic outside the workers (which the pipeline turns into an error) is a bug too: exit
+    // code 2 like any internal error, not Rust's 101. The panic hook has printed the message.
+    let result = match std::panic::catch_unwind(cli::run) {
+        Ok(result) => result,
+        Err(_) => {
+            eprintln!("eudify: internal error (a panic); please report this");
+            return ExitCode::from(cli::EXIT_TROUBLE);
+        }
+    };
+    match result {
         Ok(code) => code,
         Err(error) => {
             // `eudify enhance … | head`: a closed pipe is the reader's choice, not our failure.
@@ -13,8 +22,8 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             // Input errors already read `FILE:LINE: message`; editors and scripts parse that.
-            eprintln!("{error:#}");
-            ExitCode::from(1)
+            eprintln!("{}", cli::message(&error));
+            ExitCode::from(cli::exit_code(&error))
         }
     }
 }

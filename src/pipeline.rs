@@ -7,7 +7,6 @@
 use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, ParseError, RawBlock, Sentence};
 use crate::engine::lemmas::without_lemma;
 use crate::engine::{Enhancer, Workspace};
-use std::fmt;
 use std::cell::RefCell;
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc;
@@ -78,30 +77,20 @@ fn thousands(n: usize) -> String {
 }
 
 /// A failure that stops the run, as `FILE:LINE: message` or `FILE: message`.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
+    /// A sentence is not valid CoNLL-U (under [`OnError::Fail`]).
+    #[error("{file}:{}: {}", error.line, error.message)]
     Input { file: String, error: ParseError },
+    /// The input could not be read.
+    #[error("{file}: {error}")]
     Io { file: String, error: io::Error },
+    /// The output could not be written.
+    #[error("writing output: {0}")]
     Output(io::Error),
-}
-
-impl fmt::Display for PipelineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PipelineError::Input { file, error } => write!(f, "{file}:{}: {}", error.line, error.message),
-            PipelineError::Io { file, error } => write!(f, "{file}: {error}"),
-            PipelineError::Output(error) => write!(f, "writing output: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for PipelineError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            PipelineError::Io { error, .. } | PipelineError::Output(error) => Some(error),
-            PipelineError::Input { .. } => None,
-        }
-    }
+    /// A bug: enhancing a sentence panicked. The output ends before the chunk it was in.
+    #[error("{file}: internal error: enhancing a sentence panicked ({message}); please report this")]
+    Panic { file: String, message: String },
 }
 
 /// A piece of input (whole sentences) and what became of it.
@@ -131,8 +120,24 @@ struct Scratch {
 /// keep the capacity of the longest sentence it ever held.
 const KEEP_BUFFER_BYTES: usize = 64 * 1024;
 
+/// [`process`] on this thread's buffers, with a panic caught and turned into its message: a
+/// worker that panicked would otherwise leave the thread waiting for its chunk waiting forever.
+fn process_caught(chunk: &mut Chunk, pipeline: &Pipeline) -> Result<(), String> {
+    let run = || SCRATCH.with(|scratch| process(chunk, &mut scratch.borrow_mut(), pipeline));
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).map_err(|payload| {
+        // The buffers may be left half-way: the next chunk on this thread starts on new ones.
+        SCRATCH.with(|scratch| *scratch.borrow_mut() = Scratch::default());
+        match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+            (Some(message), _) => message.to_string(),
+            (_, Some(message)) => message.clone(),
+            _ => "no message".to_string(),
+        }
+    })
+}
+
 /// Splits `chunk` into sentences, enhances them and writes them to `chunk.out`.
-fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_error: OnError) {
+fn process(chunk: &mut Chunk, scratch: &mut Scratch, pipeline: &Pipeline) {
+    let (enhancer, on_error) = (pipeline.enhancer, pipeline.options.on_error);
     chunk.out.clear();
     chunk.errors.clear();
     chunk.summary = Summary::default();
@@ -147,7 +152,8 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_err
         let first_line = block.first_line;
         let before = chunk.out.len();
         chunk.summary.sentences += 1;
-        let error = match sentence.parse_into(std::mem::take(block)) {
+        // The enhanced layer is recomputed: whatever the input's DEPS hold does not matter.
+        let error = match sentence.parse_into_ignoring_deps(std::mem::take(block)) {
             Err(failed) => {
                 let (back, error) = *failed;
                 chunk.out.extend_from_slice(&back.bytes);
@@ -155,6 +161,10 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_err
                 Some(error)
             }
             Ok(()) => {
+                #[cfg(test)]
+                if let Some(hook) = pipeline.test_hook {
+                    hook(sentence);
+                }
                 chunk.summary.words += sentence.words.len();
                 chunk.summary.without_lemma += words_without_lemma(sentence);
                 let result = enhancer.enhance_with(sentence, layer, workspace);
@@ -200,6 +210,9 @@ pub struct Pipeline<'e> {
     /// Told the bytes and words of each chunk written (for a progress bar). `Send + Sync` so a
     /// pipeline can be shared between threads (the fuzz targets keep one in a static).
     progress: Option<Box<dyn Fn(u64, u64) + Send + Sync + 'e>>,
+    /// Called on each parsed sentence before it is enhanced: tests make a worker panic with it.
+    #[cfg(test)]
+    test_hook: Option<fn(&Sentence)>,
 }
 
 impl<'e> Pipeline<'e> {
@@ -208,7 +221,14 @@ impl<'e> Pipeline<'e> {
             1 => None,
             n => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build()?),
         };
-        Ok(Pipeline { enhancer, options, pool, progress: None })
+        Ok(Pipeline {
+            enhancer,
+            options,
+            pool,
+            progress: None,
+            #[cfg(test)]
+            test_hook: None,
+        })
     }
 
     /// Calls `progress(bytes, words)` after each chunk is written.
@@ -221,6 +241,9 @@ impl<'e> Pipeline<'e> {
     ///
     /// With workers, this thread only cuts the input into chunks and writes finished chunks in
     /// input order; a few chunks per worker are in flight so that no worker waits for it.
+    ///
+    /// A panic while enhancing (a bug) ends the run with [`PipelineError::Panic`] once the
+    /// chunks before the one it happened in are written, whatever the thread count.
     pub fn run(
         &self,
         file: &str,
@@ -232,6 +255,7 @@ impl<'e> Pipeline<'e> {
         let mut writer = ChunkWriter { file, out, report, line: 1, summary: Summary::default(), pipeline: self };
         let target = self.options.chunk_bytes;
         let read_error = |error| PipelineError::Io { file: file.to_string(), error };
+        let panicked = |message| PipelineError::Panic { file: file.to_string(), message };
         let Some(pool) = &self.pool else {
             let mut chunk = Chunk::default();
             loop {
@@ -239,18 +263,17 @@ impl<'e> Pipeline<'e> {
                 if chunk.input.is_empty() {
                     return Ok(writer.summary);
                 }
-                SCRATCH.with(|scratch| process(&mut chunk, &mut scratch.borrow_mut(), self.enhancer, self.options.on_error));
+                process_caught(&mut chunk, self).map_err(panicked)?;
                 writer.write(&chunk)?;
                 chunk.trim(target);
             }
         };
-        let (done_tx, done_rx) = mpsc::channel::<(usize, Chunk)>();
+        let (done_tx, done_rx) = mpsc::channel::<(usize, Chunk, Result<(), String>)>();
         let in_flight_limit = 2 * pool.current_num_threads() + 2;
-        let (enhancer, on_error) = (self.enhancer, self.options.on_error);
         pool.in_place_scope(|scope| {
             let mut spare: Vec<Chunk> = Vec::new();
             // Finished chunks by sequence number, until the ones before them are written.
-            let mut finished: std::collections::BTreeMap<usize, Chunk> = Default::default();
+            let mut finished: std::collections::BTreeMap<usize, (Chunk, Result<(), String>)> = Default::default();
             let (mut sent, mut written, mut at_end) = (0, 0, false);
             loop {
                 while !at_end && sent - written < in_flight_limit {
@@ -262,18 +285,20 @@ impl<'e> Pipeline<'e> {
                     }
                     let (done_tx, seq) = (done_tx.clone(), sent);
                     scope.spawn(move |_| {
-                        SCRATCH.with(|scratch| process(&mut chunk, &mut scratch.borrow_mut(), enhancer, on_error));
+                        let result = process_caught(&mut chunk, self);
                         // The receiver lives until every spawned chunk is back.
-                        let _ = done_tx.send((seq, chunk));
+                        let _ = done_tx.send((seq, chunk, result));
                     });
                     sent += 1;
                 }
                 if written == sent {
                     return Ok(writer.summary);
                 }
-                let (seq, chunk) = done_rx.recv().expect("a spawned chunk always comes back");
-                finished.insert(seq, chunk);
-                while let Some(mut chunk) = finished.remove(&written) {
+                // Every spawned chunk comes back, even from a worker that panicked.
+                let (seq, chunk, result) = done_rx.recv().expect("a spawned chunk always comes back");
+                finished.insert(seq, (chunk, result));
+                while let Some((mut chunk, result)) = finished.remove(&written) {
+                    result.map_err(panicked)?;
                     writer.write(&chunk)?;
                     written += 1;
                     chunk.trim(target);
@@ -341,7 +366,52 @@ thread_local! {
 
 #[cfg(test)]
 mod tests {
-    use super::Summary;
+    use super::*;
+    use std::time::Duration;
+
+    const GOOD: &str = "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n";
+    const BOOM: &str = "# sent_id = boom\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n";
+
+    fn boom(sentence: &Sentence) {
+        if sentence.comment("sent_id") == Some("boom") {
+            panic!("boom on purpose");
+        }
+    }
+
+    /// A worker that panics ends the run with an error and the output of the chunks before
+    /// it, never a hang (the thread that writes used to wait forever for the lost chunk).
+    #[test]
+    fn a_panicking_worker_ends_the_run_with_an_error() {
+        let enhancer: &'static Enhancer = Box::leak(Box::new(Enhancer::basic()));
+        let input = format!("{}{BOOM}{}", GOOD.repeat(50), GOOD.repeat(50));
+        let before = GOOD.replace("root\t_", "root\t0:root").repeat(50);
+        for threads in [1, 2, 4] {
+            for chunk_bytes in [1, 64, 1 << 16] {
+                let options = PipelineOptions { threads, chunk_bytes, ..PipelineOptions::default() };
+                let mut pipeline = Pipeline::new(enhancer, options).unwrap();
+                pipeline.test_hook = Some(boom);
+                let input = input.clone();
+                let (tx, rx) = mpsc::channel();
+                std::thread::spawn(move || {
+                    let mut out = Vec::new();
+                    let result = pipeline.run("in", input.as_bytes(), &mut out, &mut |_| {});
+                    let _ = tx.send((result, out));
+                });
+                let (result, out) = match rx.recv_timeout(Duration::from_secs(120)) {
+                    Ok(done) => done,
+                    Err(mpsc::RecvTimeoutError::Timeout) => panic!("threads {threads}, chunks of {chunk_bytes} bytes: the run hangs"),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => panic!("threads {threads}: the panic was not caught"),
+                };
+                let error = result.expect_err("a panic is an error").to_string();
+                assert_eq!(error, "in: internal error: enhancing a sentence panicked (boom on purpose); please report this");
+                let out = String::from_utf8(out).unwrap();
+                assert!(before.starts_with(&out), "threads {threads}: only sentences before the panic are written");
+                if chunk_bytes == 1 {
+                    assert_eq!(out, before, "threads {threads}: every chunk before the panic is written");
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_lemma_warning_groups_thousands_and_agrees_in_number() {

@@ -144,7 +144,7 @@ fn sentence_count_mismatch_is_refused_with_the_system_line() {
     let err = evaluate_strings(GOLD, &first_only, false).unwrap_err();
     assert!(
         err.to_string()
-            .starts_with("system.conllu:6: system file ends after 1 sentences"),
+            .starts_with("system.conllu:6: system file ends after 1 sentence, but"),
         "{err}"
     );
     let err = evaluate_strings(&first_only, GOLD, false).unwrap_err();

@@ -140,10 +140,10 @@ fn lexicon_lemma_errors_have_line_and_column() {
     let tree = TempTree::new(
         "lexicon-lemmas",
         &[
-            ("lexicons/universal.toml", UNIVERSAL_LEXICON),
-            ("lexicons/xx.toml", lexicon),
-            ("lexicons/yy.toml", "[lemmas]\nw = [\"we\"]\n"),
-            ("lexicons/zz.toml", "[lemmas]\nz = [\"we\"]\n"),
+            ("rules/lexicons/universal.toml", UNIVERSAL_LEXICON),
+            ("rules/lexicons/xx.toml", lexicon),
+            ("rules/lexicons/yy.toml", "[lemmas]\nw = [\"we\"]\n"),
+            ("rules/lexicons/zz.toml", "[lemmas]\nz = [\"we\"]\n"),
             ("rules/set/a.rules", SIMPLE_RULES),
             ("rules/set/b.rules", "phase one\nrule l {\n  match { H -[obl]-> N; N [lemma in @lemmas.v]; }\n  do { add H =[obl]=> N; }\n}\n"),
             ("rules/profiles/xx.toml", "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/a.rules\"]\nlexicons = [\"xx\"]\n"),
@@ -153,11 +153,11 @@ fn lexicon_lemma_errors_have_line_and_column() {
     );
     let rendered = tree.render(&load_ruleset(&tree.source(), "xx").expect_err("broken [lemmas]"));
     for expected in [
-        "DIR/lexicons/xx.toml:2:12: error: form `Ve` has upper-case letters",
-        "DIR/lexicons/xx.toml:2:18: error: form `v` is its own lemma",
-        "DIR/lexicons/xx.toml:3:6: error: form `ve` is given lemma `z` here and `v` before",
-        "DIR/lexicons/xx.toml:4:1: error: lemma `Ko` has upper-case letters",
-        "DIR/lexicons/xx.toml:5:6: error: `k e` is no form",
+        "DIR/rules/lexicons/xx.toml:2:12: error: form `Ve` has upper-case letters",
+        "DIR/rules/lexicons/xx.toml:2:18: error: form `v` is its own lemma",
+        "DIR/rules/lexicons/xx.toml:3:6: error: form `ve` is given lemma `z` here and `v` before",
+        "DIR/rules/lexicons/xx.toml:4:1: error: lemma `Ko` has upper-case letters",
+        "DIR/rules/lexicons/xx.toml:5:6: error: `k e` is no form",
     ] {
         assert!(rendered.contains(expected), "{expected}\n{rendered}");
     }

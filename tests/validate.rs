@@ -254,7 +254,7 @@ fn diagnostics_are_capped_but_all_counted_and_printed_with_file_and_line() {
     report.write_to(&mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("t.conllu:4: self-loop: node 3"), "{out}");
-    assert!(out.ends_with("t.conllu: 5 more errors not shown (1005 in total)\n"), "{out}");
+    assert!(out.ends_with("t.conllu: 5 more errors not shown (1,005 in total)\n"), "{out}");
 }
 
 #[test]

@@ -36,7 +36,7 @@ fuzz_target!(|input: &[u8]| {
         assert_eq!(ins.len(), outs.len(), "a sentence was lost or split");
         let mut bad = 0;
         for (i, o) in ins.iter().zip(&outs) {
-            if !i.is_blank() && Sentence::parse(i.clone()).is_err() {
+            if !i.is_blank() && Sentence::parse_ignoring_deps(i.clone()).is_err() {
                 bad += 1;
                 assert_eq!(i.bytes, o.bytes, "an invalid sentence was not copied unchanged");
             }

@@ -51,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
     for (i, o) in ins.iter().zip(&outs) {
         if i.is_blank() {
             assert_eq!(i.bytes, o.bytes, "{profile}: blank lines changed");
-        } else if Sentence::parse(i.clone()).is_err() {
+        } else if Sentence::parse_ignoring_deps(i.clone()).is_err() {
             bad += 1;
             assert_eq!(i.bytes, o.bytes, "{profile}: an invalid sentence was not copied unchanged");
         } else {

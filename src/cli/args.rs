@@ -3,8 +3,18 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// Exit codes and input conventions, at the end of every `--help`.
+const AFTER_HELP: &str = "\
+Input: FILE or `-` (stdin); gzip-compressed input is recognised by its first bytes.
+
+Exit codes:
+  0  success
+  1  invalid input (FILE:LINE: message) or a failed check
+  2  usage error, a file that cannot be read or written, or an internal error";
+
 #[derive(Parser, Debug)]
 #[command(name = "eudify", version, about = "Basic UD trees (CoNLL-U) to Enhanced UD graphs with readable rewriting rules")]
+#[command(after_help = AFTER_HELP)]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
@@ -12,19 +22,26 @@ pub struct Args {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Enhance CoNLL-U files (or stdin) and write the result to stdout.
+    /// Enhance CoNLL-U files (or stdin) and write the result to stdout or `-o FILE`.
+    #[command(after_help = AFTER_HELP)]
     Enhance(EnhanceArgs),
     /// Score a system file against a gold file (ELAS, EULAS, LAS as the IWPT 2021 scorer).
+    #[command(after_help = AFTER_HELP)]
     Eval(EvalArgs),
     /// Check the enhanced layer of CoNLL-U files (UD level 2).
+    #[command(after_help = AFTER_HELP)]
     Validate(ValidateArgs),
     /// List the profiles, one line each with what it annotates.
+    #[command(after_help = AFTER_HELP)]
     Profiles(ProfilesArgs),
     /// Check every rule file, lexicon and profile; report every error with file:line:col.
+    #[command(after_help = AFTER_HELP)]
     Check(RulesArgs),
     /// Run the examples that rule files carry and show a diff for each failure.
+    #[command(after_help = AFTER_HELP)]
     Test(RulesArgs),
     /// For each enhanced edge, the rule that created or last changed it (or "basic").
+    #[command(after_help = AFTER_HELP)]
     Explain(ExplainArgs),
     /// Work with the rule files themselves.
     #[command(subcommand)]
@@ -59,6 +76,10 @@ pub struct ExplainArgs {
     /// Only the sentence with this `# sent_id`.
     #[arg(long, value_name = "ID")]
     pub sent_id: Option<String>,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// CoNLL-U input (gzip or not); `-` reads stdin.
     pub file: PathBuf,
 }
 
@@ -70,7 +91,7 @@ pub struct EnhanceArgs {
     /// Load rules, profiles and lexicons from this folder instead of the embedded ones.
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
-    /// Threads that enhance (default: all cores); 1 runs everything on one thread.
+    /// Threads that enhance (default and most: one per core); 1 runs everything on one thread.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// What to do with an invalid sentence.
@@ -80,7 +101,11 @@ pub struct EnhanceArgs {
     /// 50 MB when stderr is a terminal).
     #[arg(long)]
     pub progress: bool,
-    /// Input files; none or `-` reads stdin.
+    /// Write to FILE instead of stdout. FILE is replaced only when the run succeeds, so it may
+    /// be one of the inputs.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Input files (gzip or not); none or `-` reads stdin.
     pub files: Vec<PathBuf>,
 }
 
@@ -94,8 +119,13 @@ pub enum OnErrorArg {
 
 #[derive(clap::Args, Debug)]
 pub struct EvalArgs {
+    /// Gold CoNLL-U file (gzip or not); `-` reads stdin.
     pub gold: PathBuf,
+    /// System CoNLL-U file (gzip or not); `-` reads stdin (not both).
     pub system: PathBuf,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -106,6 +136,7 @@ pub struct EvalArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ValidateArgs {
+    /// CoNLL-U files (gzip or not); `-` reads stdin.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
 }

@@ -13,7 +13,7 @@ pub fn run(args: RulesArgs) -> Result<ExitCode> {
         Ok(warnings) => warnings.iter().for_each(|w| eprintln!("{w}")),
         Err(error) => {
             eprint!("{}", error.render());
-            return Ok(ExitCode::from(1));
+            return Ok(ExitCode::from(super::EXIT_INVALID));
         }
     }
     println!("rules, lexicons and profiles: no errors");

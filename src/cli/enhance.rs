@@ -1,17 +1,20 @@
 //! `eudify enhance`: read CoNLL-U, write it back with the enhanced layer recomputed.
 
 use super::args::{EnhanceArgs, OnErrorArg};
+use super::output::Output;
 use anyhow::{Context, Result};
+use eudify::conllu::input;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
-use std::fs::File;
-use std::io::{self, BufReader, Write};
+use eudify::text::count;
+use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
     let source = super::rule_source(args.rules.as_deref())?;
     let enhancer = super::load_enhancer(&source, &args.lang)?;
     let options = PipelineOptions {
-        threads: args.threads.unwrap_or(0),
+        threads: threads(args.threads),
         on_error: match args.on_error {
             OnErrorArg::Fail => OnError::Fail,
             OnErrorArg::Copy => OnError::Copy,
@@ -31,36 +34,50 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
             bar.set_message(format!("{words} tokens, {rate:.0} tokens/s"));
         });
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = Output::create(args.output.as_deref())?;
     let mut summary = Summary::default();
     let mut report = |line: String| eprintln!("{line}");
     for path in &files {
-        let name = path.display().to_string();
-        let file_summary = if name == "-" {
-            let stdin = io::stdin();
-            pipeline.run("<stdin>", stdin.lock(), &mut out, &mut report)?
-        } else {
-            let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
-            let input = BufReader::with_capacity(1 << 16, file);
-            pipeline.run(&name, input, &mut out, &mut report)?
-        };
-        if let Some(warning) = file_summary.lemma_warning(if name == "-" { "<stdin>" } else { &name }) {
+        let name = input::display_name(path);
+        let reader = input::open(path).with_context(|| format!("{name}: cannot read"))?;
+        let file_summary = pipeline.run(&name, reader, &mut out, &mut report)?;
+        if let Some(warning) = file_summary.lemma_warning(&name) {
             report(warning);
         }
         summary.add(&file_summary);
     }
-    out.flush()?;
+    out.finish()?;
     if let Some(bar) = bar {
         bar.finish();
     }
-    if summary.copied_invalid > 0 {
-        eprintln!(
-            "eudify: {} sentences, {} invalid ones copied unchanged",
-            summary.sentences, summary.copied_invalid
-        );
+    if let Some(line) = summary_line(&summary) {
+        eprintln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The line `enhance` ends with on stderr, when there is something to tell beyond the output
+/// itself: how many sentences were copied unchanged for being invalid.
+pub fn summary_line(summary: &Summary) -> Option<String> {
+    if summary.copied_invalid == 0 {
+        return None;
+    }
+    let (sentences, invalid) = (summary.sentences as u64, summary.copied_invalid as u64);
+    Some(format!("eudify: {}, {} copied unchanged", count(sentences, "sentence"), count(invalid, "invalid one")))
+}
+
+/// The worker threads for `--threads N`: N, but no more than the cores (more only costs memory
+/// and, in the thousands, aborts the process when the system refuses a thread's stack guard).
+fn threads(asked: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match asked {
+        None | Some(0) => cores,
+        Some(n) if n > cores => {
+            eprintln!("warning: --threads {n} is more than the {}; using {cores}", count(cores as u64, "core"));
+            cores
+        }
+        Some(n) => n,
+    }
 }
 
 /// Large inputs: files over this size get a progress bar when stderr is a terminal.
@@ -68,18 +85,20 @@ const PROGRESS_THRESHOLD: u64 = 50_000_000;
 
 /// A progress bar over the input bytes, when asked for or when the input is large and stderr
 /// is a terminal; nothing on stderr otherwise.
-fn progress_bar(files: &[std::path::PathBuf], asked: bool) -> Option<indicatif::ProgressBar> {
+fn progress_bar(files: &[PathBuf], asked: bool) -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
     let sizes: Option<u64> = files
         .iter()
-        .map(|f| if f.as_os_str() == "-" { None } else { std::fs::metadata(f).ok().map(|m| m.len()) })
+        .map(|f| if input::is_stdin(f) { None } else { std::fs::metadata(f).ok().map(|m| m.len()) })
         .sum();
     let large = sizes.is_some_and(|total| total > PROGRESS_THRESHOLD);
     let shown = asked || (large && io::stderr().is_terminal());
     if !shown {
         return None;
     }
-    let bar = match sizes {
+    // Progress counts decompressed bytes: the size of a gzip file is no total for them.
+    let total = sizes.filter(|_| !files.iter().any(|f| input::is_gzip_file(f)));
+    let bar = match total {
         Some(total) => indicatif::ProgressBar::new(total).with_style(
             indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg} (eta {eta})")
                 .expect("a valid template"),

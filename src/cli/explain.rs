@@ -1,33 +1,36 @@
 //! `eudify explain`: each enhanced edge with the rule that made it.
 
 use super::args::ExplainArgs;
-use anyhow::{bail, Context, Result};
-use eudify::conllu::{BlockReader, RawBlock, Sentence};
+use super::output::Output;
+use super::Invalid;
+use anyhow::{Context, Result};
 use eudify::conllu::sentence::FORM;
-use std::fs::File;
-use std::io::{self, BufReader, Write};
+use eudify::conllu::{input, BlockReader, RawBlock, Sentence};
+use std::io::Write;
 use std::process::ExitCode;
 
 pub fn run(args: ExplainArgs) -> Result<ExitCode> {
     let source = super::rule_source(args.rules.as_deref())?;
     let enhancer = super::load_enhancer(&source, &args.lang)?;
-    let name = args.file.display().to_string();
-    let file = File::open(&args.file).with_context(|| format!("{name}: cannot open"))?;
-    let mut reader = BlockReader::new(BufReader::new(file));
+    let name = input::display_name(&args.file);
+    let cannot_read = || format!("{name}: cannot read");
+    let mut reader = BlockReader::new(input::open(&args.file).with_context(cannot_read)?);
     let mut block = RawBlock::default();
-    let mut out = io::stdout().lock();
+    let mut out = Output::create(args.output.as_deref())?;
     let mut shown = 0;
-    while reader.read_block(&mut block).with_context(|| format!("{name}: cannot read"))? {
+    while reader.read_block(&mut block).with_context(cannot_read)? {
         if block.is_blank() {
             continue;
         }
-        let sentence = Sentence::parse(std::mem::take(&mut block)).map_err(|e| anyhow::anyhow!("{name}:{}: {}", e.1.line, e.1.message))?;
+        // As `enhance` does: the enhanced layer is recomputed, the input's DEPS do not count.
+        let sentence = Sentence::parse_ignoring_deps(std::mem::take(&mut block))
+            .map_err(|e| Invalid(format!("{name}:{}: {}", e.1.line, e.1.message)))?;
         let sent_id = sentence.comment("sent_id");
         if args.sent_id.as_deref().is_some_and(|wanted| sent_id != Some(wanted)) {
             continue;
         }
         shown += 1;
-        let edges = enhancer.explain(&sentence).map_err(|e| anyhow::anyhow!("{name}:{}: {e}", sentence.first_line))?;
+        let edges = enhancer.explain(&sentence).map_err(|e| Invalid(format!("{name}:{}: {e}", sentence.first_line)))?;
         writeln!(out, "# sent_id = {}", sent_id.unwrap_or("?"))?;
         if let Some(text) = sentence.comment("text") {
             writeln!(out, "# text = {text}")?;
@@ -44,9 +47,10 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
         }
         writeln!(out)?;
     }
+    out.finish()?;
     if shown == 0 {
         if let Some(id) = &args.sent_id {
-            bail!("{name}: no sentence with sent_id {id}");
+            return Err(Invalid(format!("{name}: no sentence with sent_id {id}")).into());
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -2,7 +2,7 @@
 
 use super::args::ProfilesArgs;
 use super::rule_source;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use eudify::rules::diagnostic::render_all;
 use eudify::rules::profile::list_profiles;
 use std::io::{self, Write};
@@ -12,7 +12,7 @@ pub fn run(args: ProfilesArgs) -> Result<ExitCode> {
     let source = rule_source(args.rules.as_deref())?;
     let profiles = match list_profiles(&source) {
         Ok(profiles) => profiles,
-        Err((sources, diagnostics)) => bail!("{}", render_all(&diagnostics, &sources).trim_end()),
+        Err((sources, diagnostics)) => return Err(super::Invalid(render_all(&diagnostics, &sources).trim_end().to_string()).into()),
     };
     let width = profiles.iter().map(|p| p.name.len()).max().unwrap_or(0);
     let mut out = io::stdout().lock();

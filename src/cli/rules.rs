@@ -8,7 +8,7 @@ use std::process::ExitCode;
 pub fn run(command: RulesCommand) -> Result<ExitCode> {
     match command {
         RulesCommand::Export { dir } => {
-            let count = RuleSource::export(&dir).map_err(anyhow::Error::msg)?;
+            let count = RuleSource::export(&dir).map_err(super::Invalid)?;
             eprintln!(
                 "wrote {count} files to {0}; use them with `--rules {0}`",
                 dir.display()

@@ -2,7 +2,8 @@
 
 use super::args::RulesArgs;
 use super::rule_source;
-use anyhow::{anyhow, Result};
+use super::Invalid;
+use anyhow::Result;
 use eudify::engine::Enhancer;
 use eudify::rules::{list_profiles, load_ruleset};
 use std::collections::HashSet;
@@ -10,12 +11,12 @@ use std::process::ExitCode;
 
 pub fn run(args: RulesArgs) -> Result<ExitCode> {
     let source = rule_source(args.rules.as_deref())?;
-    let profiles = list_profiles(&source).map_err(|(sources, d)| anyhow!("{}", eudify::rules::diagnostic::render_all(&d, &sources)))?;
+    let profiles = list_profiles(&source).map_err(|(sources, d)| Invalid(eudify::rules::diagnostic::render_all(&d, &sources).trim_end().to_string()))?;
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     // The same rule and expectations under two profiles is one test.
     let mut seen = HashSet::new();
     for profile in profiles {
-        let rule_set = load_ruleset(&source, &profile.name).map_err(|e| anyhow!("{}", e.render().trim_end()))?;
+        let rule_set = load_ruleset(&source, &profile.name).map_err(|e| Invalid(e.render().trim_end().to_string()))?;
         let enhancer = Enhancer::new(&rule_set);
         for (index, compiled) in enhancer.rules.iter().enumerate() {
             let rule = &compiled.rule;
@@ -50,5 +51,5 @@ pub fn run(args: RulesArgs) -> Result<ExitCode> {
         }
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped (a lexicon list the profile leaves empty)");
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(super::EXIT_INVALID) })
 }

@@ -1,24 +1,30 @@
 //! `eudify validate`: UD level-2 checks of the enhanced layer.
 
 use super::args::ValidateArgs;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+use eudify::conllu::input;
+use eudify::text::count;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 pub fn run(args: ValidateArgs) -> Result<ExitCode> {
+    if args.files.iter().filter(|f| input::is_stdin(f)).count() > 1 {
+        bail!("`-` (stdin) can be given only once");
+    }
     let mut all_valid = true;
     let stderr = io::stderr();
     let mut stdout = io::stdout().lock();
     for path in &args.files {
-        let name = path.display().to_string();
+        let name = input::display_name(path);
         let report = eudify::validate::validate_file(path).with_context(|| format!("{name}: cannot read"))?;
         report.write_to(&mut stderr.lock())?;
+        let sentences = count(report.sentences as u64, "sentence");
         if report.is_valid() {
-            writeln!(stdout, "{name}: {} sentences, valid", report.sentences)?;
+            writeln!(stdout, "{name}: {sentences}, valid")?;
         } else {
             all_valid = false;
-            writeln!(stdout, "{name}: {} sentences, {} errors", report.sentences, report.total_errors)?;
+            writeln!(stdout, "{name}: {sentences}, {}", count(report.total_errors as u64, "error"))?;
         }
     }
-    Ok(if all_valid { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if all_valid { ExitCode::SUCCESS } else { ExitCode::from(super::EXIT_INVALID) })
 }

@@ -5,6 +5,7 @@
 //! what makes "every column except DEPS is preserved byte for byte" hold by construction.
 
 pub mod id;
+pub mod input;
 pub mod reader;
 pub mod sentence;
 pub mod writer;

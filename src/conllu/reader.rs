@@ -118,10 +118,26 @@ const READ_AHEAD: usize = 4096;
 /// Where a chunk can end.
 enum Cut {
     At(usize),
-    /// The bytes so far end inside the blank lines after a block: read more to decide.
+    /// The bytes so far end before a cut could be decided: read more.
     NeedMore,
     /// No block ends in these bytes (at the end of input: the rest is one chunk).
     None,
+}
+
+/// How far the search for a cut has got in a growing chunk. The search resumes where it
+/// stopped when more bytes come, so a block of any length is scanned once (a file with no
+/// blank line used to be rescanned from the target on every read: quadratic).
+#[derive(Clone, Copy, Debug)]
+enum CutSearch {
+    /// At the start of the input, in its leading blank lines (they belong to the first block).
+    Leading(usize),
+    /// In the first content line of the input: no cut before its end.
+    FirstLine(usize),
+    /// Looking for a newline at or after this position that ends a blank line.
+    Lines(usize),
+    /// After a blank line: this position starts a line, and the cut is at the first line
+    /// here or later that is not blank.
+    AfterBlank(usize),
 }
 
 impl<R: BufRead> ChunkReader<R> {
@@ -137,12 +153,10 @@ impl<R: BufRead> ChunkReader<R> {
         std::mem::swap(chunk, &mut self.carry);
         let starts_input = std::mem::replace(&mut self.at_start, false);
         let target = target.max(1);
+        let mut search = if starts_input { CutSearch::Leading(0) } else { CutSearch::Lines(target - 1) };
         loop {
             if chunk.len() >= target || self.eof {
-                // Leading blank lines of the input belong to its first block: no cut before
-                // the first content line.
-                let from = if starts_input { target.max(first_content_end(chunk)) } else { target };
-                match find_cut(chunk, from, self.eof) {
+                match find_cut(chunk, &mut search, target, self.eof) {
                     Cut::At(at) => {
                         self.carry.extend_from_slice(&chunk[at..]);
                         chunk.truncate(at);
@@ -158,50 +172,55 @@ impl<R: BufRead> ChunkReader<R> {
                 continue;
             }
             // Take no more than needed: an input in memory offers all of itself at once,
-            // and what is past the cut is copied again into the next chunk.
-            let n = buffer.len().min(target.saturating_sub(chunk.len()).max(READ_AHEAD));
+            // and what is past the cut is copied again into the next chunk. Past the target
+            // (a long block), take what grows with the chunk, so that it takes few reads.
+            let want = target.saturating_sub(chunk.len()).max(READ_AHEAD).max(chunk.len() / 8);
+            let n = buffer.len().min(want);
             chunk.extend_from_slice(&buffer[..n]);
             self.input.consume(n);
         }
     }
 }
 
-/// The end of the first content (non-blank) line, or the length if there is none yet.
-fn first_content_end(bytes: &[u8]) -> usize {
-    let mut at = 0;
-    while at < bytes.len() {
-        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
-        if !is_blank(&bytes[at..end]) {
-            return end;
-        }
-        at = end;
-    }
-    bytes.len()
-}
-
-/// The first position at or after a blank line that ends at or after `from`, where the
-/// blank lines stop and a content line starts: where the block before ends.
-fn find_cut(bytes: &[u8], from: usize, eof: bool) -> Cut {
-    let mut search = from.saturating_sub(1).min(bytes.len());
+/// Goes on with `search` through `bytes` (which only grew since the last call): the first
+/// position where blank lines that end at or after `target` stop and a content line starts,
+/// which is where the block before ends. Leading blank lines of the input and its first
+/// content line are never cut (`BlockReader` puts them in the first block).
+fn find_cut(bytes: &[u8], search: &mut CutSearch, target: usize, eof: bool) -> Cut {
+    let end_of_bytes = if eof { Cut::None } else { Cut::NeedMore };
     loop {
-        let Some(j) = memchr::memchr(b'\n', &bytes[search..]).map(|i| search + i) else {
-            return if eof { Cut::None } else { Cut::NeedMore };
-        };
-        search = j + 1;
-        // Is the line ending at `j` blank: "\n" or "\r\n" right after another line's "\n"?
-        let blank = (j >= 1 && bytes[j - 1] == b'\n') || (j >= 2 && bytes[j - 1] == b'\r' && bytes[j - 2] == b'\n');
-        if !blank {
-            continue;
-        }
-        let mut at = j + 1;
-        loop {
-            match &bytes[at..] {
-                [] => return if eof { Cut::None } else { Cut::NeedMore },
-                [b'\n', ..] => at += 1,
-                [b'\r', b'\n', ..] => at += 2,
+        match *search {
+            CutSearch::Leading(at) => match &bytes[at..] {
+                [] => return end_of_bytes,
+                [b'\n', ..] => *search = CutSearch::Leading(at + 1),
+                [b'\r', b'\n', ..] => *search = CutSearch::Leading(at + 2),
+                [b'\r'] if !eof => return Cut::NeedMore,
+                _ => *search = CutSearch::FirstLine(at),
+            },
+            CutSearch::FirstLine(at) => match memchr::memchr(b'\n', &bytes[at..]) {
+                None => {
+                    *search = CutSearch::FirstLine(bytes.len());
+                    return end_of_bytes;
+                }
+                Some(i) => *search = CutSearch::Lines((at + i + 1).max(target) - 1),
+            },
+            CutSearch::Lines(from) => {
+                let from = from.min(bytes.len());
+                let Some(j) = memchr::memchr(b'\n', &bytes[from..]).map(|i| from + i) else {
+                    *search = CutSearch::Lines(bytes.len());
+                    return end_of_bytes;
+                };
+                // Is the line ending at `j` blank: "\n" or "\r\n" right after another line's "\n"?
+                let blank = (j >= 1 && bytes[j - 1] == b'\n') || (j >= 2 && bytes[j - 1] == b'\r' && bytes[j - 2] == b'\n');
+                *search = if blank { CutSearch::AfterBlank(j + 1) } else { CutSearch::Lines(j + 1) };
+            }
+            CutSearch::AfterBlank(at) => match &bytes[at..] {
+                [] => return end_of_bytes,
+                [b'\n', ..] => *search = CutSearch::AfterBlank(at + 1),
+                [b'\r', b'\n', ..] => *search = CutSearch::AfterBlank(at + 2),
                 [b'\r'] if !eof => return Cut::NeedMore,
                 _ => return Cut::At(at),
-            }
+            },
         }
     }
 }

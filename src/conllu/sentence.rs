@@ -97,6 +97,8 @@ pub struct Sentence {
     /// The largest word number any DEPS names as head, and whether any names an empty node.
     deps_max_word: u32,
     deps_name_empty_nodes: bool,
+    /// Whether the DEPS column is parsed (not when the enhanced layer is to be recomputed).
+    check_deps: bool,
     block_has_cr: bool,
 }
 
@@ -183,14 +185,30 @@ impl Sentence {
     /// Parses a block. On failure the block is handed back untouched with the error.
     pub fn parse(block: RawBlock) -> Result<Sentence, Box<(RawBlock, ParseError)>> {
         let mut sentence = Sentence::default();
-        match sentence.parse_into(block) {
-            Ok(()) => Ok(sentence),
-            Err(e) => Err(e),
-        }
+        sentence.parse_into(block)?;
+        Ok(sentence)
+    }
+
+    /// Like [`Sentence::parse`], but the DEPS column is not looked at (it may be empty or hold
+    /// anything): for `enhance` and `explain`, which recompute the enhanced layer. [`Sentence::deps`]
+    /// of such a sentence skips what is malformed.
+    pub fn parse_ignoring_deps(block: RawBlock) -> Result<Sentence, Box<(RawBlock, ParseError)>> {
+        let mut sentence = Sentence::default();
+        sentence.parse_into_ignoring_deps(block)?;
+        Ok(sentence)
     }
 
     /// Like [`Sentence::parse`], reusing this sentence's buffers.
     pub fn parse_into(&mut self, block: RawBlock) -> Result<(), Box<(RawBlock, ParseError)>> {
+        self.parse_block(block, true)
+    }
+
+    /// Like [`Sentence::parse_ignoring_deps`], reusing this sentence's buffers.
+    pub fn parse_into_ignoring_deps(&mut self, block: RawBlock) -> Result<(), Box<(RawBlock, ParseError)>> {
+        self.parse_block(block, false)
+    }
+
+    fn parse_block(&mut self, block: RawBlock, check_deps: bool) -> Result<(), Box<(RawBlock, ParseError)>> {
         // Spans are 32-bit offsets: a longer block (a file with no blank lines) is refused
         // rather than misread.
         if block.bytes.len() > MAX_BLOCK_BYTES {
@@ -226,6 +244,7 @@ impl Sentence {
         self.empty_nodes.clear();
         self.deps_max_word = 0;
         self.deps_name_empty_nodes = false;
+        self.check_deps = check_deps;
         match self.parse_lines(block.starts_input) {
             Ok(()) => Ok(()),
             Err(error) => {
@@ -288,6 +307,10 @@ impl Sentence {
         if line.is_empty() || line.starts_with('#') {
             return Ok(LineKind::Verbatim);
         }
+        if line.bytes().all(|b| b == b' ' || b == b'\t') {
+            // Looks blank but does not end the sentence: "found 1 column" would not say why.
+            return Err(err("line holds only spaces or tabs: a blank line between sentences must be empty".into()));
+        }
         let mut columns = [Span::default(); COLUMNS];
         let mut count = 0;
         let mut col_start = content.start;
@@ -307,7 +330,7 @@ impl Sentence {
         }
         const NAMES: [&str; COLUMNS] = ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC"];
         for (i, span) in columns.iter().enumerate() {
-            if span.start == span.end {
+            if span.start == span.end && (i != DEPS || self.check_deps) {
                 return Err(err(format!("empty {} column", NAMES[i])));
             }
         }
@@ -346,9 +369,11 @@ impl Sentence {
         } else {
             parse_u32(head_text).ok_or_else(|| err(format!("HEAD '{head_text}' is not a word number")))?
         };
-        let deps_heads = check_deps_syntax(self.span(columns[DEPS])).map_err(err)?;
-        self.deps_max_word = self.deps_max_word.max(deps_heads.max_word);
-        self.deps_name_empty_nodes |= deps_heads.names_empty_node;
+        if self.check_deps {
+            let deps_heads = check_deps_syntax(self.span(columns[DEPS])).map_err(err)?;
+            self.deps_max_word = self.deps_max_word.max(deps_heads.max_word);
+            self.deps_name_empty_nodes |= deps_heads.names_empty_node;
+        }
         let token = Token { id, columns, line: line_index, head };
         if id.is_empty_node() {
             self.empty_nodes.push(token);

@@ -18,8 +18,9 @@ impl Enhancer {
     pub fn explain(&self, sentence: &Sentence) -> Result<Vec<ExplainedEdge>, StepLimitError> {
         let mut graph = SentenceGraph::from_basic(sentence);
         self.run(&mut graph)?;
-        let ids = graph.output_ids();
-        let id_of = |index| ids.iter().find(|(n, _)| *n == index).map(|(_, id)| *id).unwrap_or_default();
+        // Looked up per edge: a map, not a scan of every node (quadratic in a huge sentence).
+        let ids: rustc_hash::FxHashMap<_, _> = graph.output_ids().into_iter().collect();
+        let id_of = |index| ids.get(&index).copied().unwrap_or_default();
         let mut edges: Vec<ExplainedEdge> = graph
             .nodes()
             .flat_map(|node| {

@@ -18,10 +18,9 @@ pub use phenomena::{Phenomenon, PhenomenonScores};
 pub use score::{Report, Score};
 
 use crate::conllu::sentence::FORM;
-use crate::conllu::{BlockReader, RawBlock, Sentence};
+use crate::conllu::{input, BlockReader, RawBlock, Sentence};
 use collapse::CollapsedGraph;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead};
 use std::path::Path;
 
 /// What to compute besides the IWPT scores.
@@ -35,12 +34,8 @@ pub struct EvalOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     /// A file could not be opened or read.
-    #[error("{file}: {source}")]
-    Io {
-        file: String,
-        #[source]
-        source: io::Error,
-    },
+    #[error("{file}: {error}")]
+    Io { file: String, error: io::Error },
     /// A sentence of either file is not valid CoNLL-U.
     #[error("{file}:{line}: {message}")]
     Parse {
@@ -57,13 +52,14 @@ pub enum EvalError {
     },
 }
 
-/// Evaluates the system file against the gold file.
+/// Evaluates the system file against the gold file. Either may be `-` (stdin) and either may
+/// be gzip-compressed (see [`crate::conllu::input`]).
 pub fn evaluate_files(gold: &Path, system: &Path, opts: &EvalOptions) -> Result<Report, EvalError> {
     let open = |path: &Path| {
-        let file = path.display().to_string();
-        match File::open(path) {
-            Ok(f) => Ok((file, BufReader::new(f))),
-            Err(source) => Err(EvalError::Io { file, source }),
+        let file = input::display_name(path);
+        match input::open(path) {
+            Ok(reader) => Ok((file, reader)),
+            Err(error) => Err(EvalError::Io { file, error }),
         }
     };
     let (gold_name, gold_reader) = open(gold)?;
@@ -93,8 +89,8 @@ pub fn evaluate_readers(
             (false, false) => break,
             (true, false) => {
                 let message = format!(
-                    "system file ends after {} sentences, but gold has more (next at {}:{})",
-                    report.sentences, gold.name, gold.sentence.first_line
+                    "system file ends after {}, but gold has more (next at {}:{})",
+                    crate::text::count(report.sentences, "sentence"), gold.name, gold.sentence.first_line
                 );
                 return Err(system.mismatch(system.end_line, message));
             }
@@ -188,9 +184,9 @@ impl<R: BufRead> SentenceSource<R> {
             let more = self
                 .reader
                 .read_block(&mut block)
-                .map_err(|source| EvalError::Io {
+                .map_err(|error| EvalError::Io {
                     file: self.name.clone(),
-                    source,
+                    error,
                 })?;
             if !more {
                 return Ok(false);

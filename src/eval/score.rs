@@ -93,7 +93,7 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} sentences, {} words", self.sentences, self.words)?;
+        writeln!(f, "{}, {}", crate::text::count(self.sentences, "sentence"), crate::text::count(self.words, "word"))?;
         writeln!(
             f,
             "{:<24} {:>7} {:>7} {:>7} {:>8} {:>8} {:>8}",

@@ -19,10 +19,9 @@ mod checks;
 
 pub use checks::{has_enhanced_graph, validate_sentence};
 
-use crate::conllu::{BlockReader, ParseError, RawBlock, Sentence};
+use crate::conllu::{input, BlockReader, ParseError, RawBlock, Sentence};
 use std::fmt;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, Write};
 use std::path::Path;
 
 /// How many diagnostics a [`Report`] keeps; all are counted in [`Report::total_errors`].
@@ -66,7 +65,8 @@ impl Report {
         }
         let dropped = self.total_errors.saturating_sub(self.diagnostics.len());
         if dropped > 0 {
-            writeln!(out, "{}: {dropped} more errors not shown ({} in total)", self.name, self.total_errors)?;
+            let (dropped, total) = (dropped as u64, crate::text::thousands(self.total_errors as u64));
+            writeln!(out, "{}: {} not shown ({total} in total)", self.name, crate::text::count(dropped, "more error"))?;
         }
         Ok(())
     }
@@ -227,8 +227,8 @@ pub fn validate_reader(name: &str, input: impl BufRead) -> io::Result<Report> {
     Ok(validator.finish())
 }
 
-/// Validates a file; its path is the name in the report.
+/// Validates a file, `-` for stdin, gzip-compressed or not (see [`crate::conllu::input`]);
+/// its path (or `<stdin>`) is the name in the report.
 pub fn validate_file(path: &Path) -> io::Result<Report> {
-    let file = File::open(path)?;
-    validate_reader(&path.display().to_string(), BufReader::with_capacity(1 << 16, file))
+    validate_reader(&input::display_name(path), input::open(path)?)
 }
