@@ -42,6 +42,8 @@ pub struct Summary {
     pub words: usize,
     /// Invalid sentences written unchanged (`--on-error copy`).
     pub copied_invalid: usize,
+    /// Labels repaired to UD's shape, by kind (`ROOT → root`, `marker text cleaned`…).
+    pub repairs: crate::ud::Repairs,
 }
 
 impl Summary {
@@ -49,6 +51,7 @@ impl Summary {
         self.sentences += other.sentences;
         self.words += other.words;
         self.copied_invalid += other.copied_invalid;
+        self.repairs.add_all(&other.repairs);
     }
 }
 
@@ -145,6 +148,7 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, enhancer: &Enhancer, on_err
             chunk.summary.copied_invalid += 1;
         }
     }
+    workspace.take_repairs(&mut chunk.summary.repairs);
     chunk.lines = reader.next_line() - 1;
     if block.bytes.capacity() > KEEP_BUFFER_BYTES {
         block.bytes = Vec::new();

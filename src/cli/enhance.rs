@@ -51,13 +51,24 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
     if let Some(bar) = bar {
         bar.finish();
     }
-    if summary.copied_invalid > 0 {
-        eprintln!(
-            "eudify: {} sentences, {} invalid ones copied unchanged",
-            summary.sentences, summary.copied_invalid
-        );
+    if summary.copied_invalid > 0 || !summary.repairs.is_empty() {
+        eprintln!("{}", summary_line(&summary));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `eudify: 2,077 sentences; 2,077 labels repaired (ROOT → root)`: what was not enhanced as
+/// given, never silently.
+fn summary_line(summary: &Summary) -> String {
+    use eudify::ud::repairs::thousands;
+    let mut line = format!("eudify: {} sentences", thousands(summary.sentences as u64));
+    if summary.copied_invalid > 0 {
+        line += &format!(", {} invalid ones copied unchanged", thousands(summary.copied_invalid as u64));
+    }
+    if !summary.repairs.is_empty() {
+        line += &format!("; {}", summary.repairs);
+    }
+    line
 }
 
 /// Large inputs: files over this size get a progress bar when stderr is a terminal.

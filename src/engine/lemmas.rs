@@ -3,7 +3,8 @@
 //! remembers its id. What rules ask of a lemma — a lexicon list, a word-class regex, an
 //! equality — is then answered once per distinct lemma and kept as a bit of its entry: the
 //! second rule to ask whether `want` is in `@control.subject`, in this sentence or any later
-//! one, reads a bit. Its lower-cased text, for labels such as `obl:{lemma(C)}`, is kept too.
+//! one, reads a bit. Its text as a label part (lower-cased and cleaned,
+//! [`crate::ud::push_label_text`]), for labels such as `obl:{lemma(C)}`, is kept too.
 //!
 //! Interning is lazy, per node and per sentence: most words' lemmas are never tested, and an
 //! eager lookup for every word would cost more than all lemma tests together.
@@ -11,6 +12,7 @@
 use crate::conllu::sentence::LEMMA;
 use crate::graph::{Interner, SentenceGraph};
 use crate::rules::ast::CheckedValueTest;
+use crate::ud::{push_label_text, TextFix};
 use petgraph::stable_graph::NodeIndex;
 
 /// The lemma tests of one rule set that are answered per distinct lemma, numbered by the
@@ -58,8 +60,10 @@ struct Facts {
     /// answer.
     known: u64,
     holds: u64,
-    /// The lower-cased text in [`Lemmas::lower`], when it differs from the lemma.
+    /// The text as a label part in [`Lemmas::lower`], when it differs from the lemma.
     lower: Option<(u32, u32)>,
+    /// What making it a label part did.
+    fix: TextFix,
 }
 
 /// A node whose lemma has not been looked up in this sentence.
@@ -79,7 +83,8 @@ const START_LEMMAS: usize = 4096;
 #[derive(Debug, Default)]
 pub struct Lemmas {
     table: Interner<Facts>,
-    /// Lower-cased texts of lemmas that have upper-case letters, end to end.
+    /// Label-part texts of lemmas that differ from them (upper-case letters, separators…), end
+    /// to end.
     lower: String,
     /// Per node of the current sentence: its lemma's id, [`UNKNOWN`] or [`ABSENT`]. Longer
     /// than the sentence when an earlier one was longer.
@@ -119,14 +124,14 @@ impl Lemmas {
         let lower = &mut self.lower;
         self.table.intern(lemma, |text| {
             let start = lower.len();
-            push_lower(lower, text);
+            let fix = push_label_text(lower, text);
             let lower = if lower[start..] == *text {
                 lower.truncate(start);
                 None
             } else {
                 Some((start as u32, lower.len() as u32))
             };
-            Facts { known: 0, holds: 0, lower }
+            Facts { known: 0, holds: 0, lower, fix }
         })
     }
 
@@ -179,18 +184,22 @@ impl Lemmas {
         holds
     }
 
-    /// `node`'s lemma, lower-cased, if a test interned it in this sentence: a label's marker
-    /// has mostly been tested (`C [lemma=/^[\p{L}\p{M}]+$/]`); any other is lower-cased from its
-    /// text, which costs less than interning a lemma for one use.
+    /// `node`'s lemma as a label part ([`push_label_text`]) and what making it one did, if a
+    /// test interned it in this sentence: a label's marker has mostly been tested (`C
+    /// [lemma=/^[\p{L}\p{M}]+$/]`); any other is cleaned from its text, which costs less than
+    /// interning a lemma for one use.
     #[inline]
-    pub fn interned_lower(&self, node: NodeIndex) -> Option<&str> {
+    pub fn interned_label_text(&self, node: NodeIndex) -> Option<(&str, TextFix)> {
         match self.nodes.get(node.index()).copied() {
             None | Some(UNKNOWN) => None,
-            Some(ABSENT) => Some(""),
-            Some(id) => Some(match self.table.payload(id).lower {
-                Some((start, end)) => &self.lower[start as usize..end as usize],
-                None => self.table.text(id),
-            }),
+            Some(ABSENT) => Some(("", TextFix::Kept)),
+            Some(id) => {
+                let facts = self.table.payload(id);
+                Some(match facts.lower {
+                    Some((start, end)) => (&self.lower[start as usize..end as usize], facts.fix),
+                    None => (self.table.text(id), facts.fix),
+                })
+            }
         }
     }
 
@@ -206,25 +215,6 @@ impl Lemmas {
 
     pub fn is_empty(&self) -> bool {
         self.table.is_empty()
-    }
-}
-
-/// Appends `value` lower-cased to `out` (nothing for `_`, which is no value), as labels take
-/// lemmas, forms and feature values.
-pub fn push_lower(out: &mut String, value: &str) {
-    if value == "_" {
-        return;
-    }
-    // Lowercasing char by char is the slow path: most values are ASCII (feature values such
-    // as `Loc`) or lowercase already.
-    if value.is_ascii() {
-        let start = out.len();
-        out.push_str(value);
-        out[start..].make_ascii_lowercase();
-    } else if !value.chars().any(char::is_uppercase) {
-        out.push_str(value);
-    } else {
-        out.extend(value.chars().flat_map(char::to_lowercase));
     }
 }
 
@@ -259,7 +249,7 @@ mod tests {
     }
 
     /// Answers come from the text once and from the bit afterwards, in this sentence and the
-    /// next; a node without a lemma passes nothing; lower-cased text is kept for labels.
+    /// next; a node without a lemma passes nothing; label text is kept for labels.
     #[test]
     fn lemmas_are_interned_once_and_answers_kept_per_lemma() {
         let parse = |text: &str| Sentence::parse(RawBlock { bytes: text.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
@@ -279,10 +269,11 @@ mod tests {
         assert_eq!(lemmas.len(), 2);
         // The bit answers now, whatever test is passed with it.
         assert!(lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])));
-        assert_eq!(lemmas.interned_lower(node(1)), Some("want"));
-        assert_eq!(lemmas.interned_lower(node(3)), Some(""));
-        assert_eq!(lemmas.interned_lower(node(2)), Some("want"));
-        assert_eq!(lemmas.interned_lower(node(4)), None, "not in the sentence");
+        let kept = |text| Some((text, crate::ud::TextFix::Kept));
+        assert_eq!(lemmas.interned_label_text(node(1)), kept("want"));
+        assert_eq!(lemmas.interned_label_text(node(3)), kept(""));
+        assert_eq!(lemmas.interned_label_text(node(2)), kept("want"));
+        assert_eq!(lemmas.interned_label_text(node(4)), None, "not in the sentence");
 
         let graph = SentenceGraph::from_basic(&sentences[1]);
         lemmas.start_sentence(1, graph.word_count() as usize + 1);

@@ -10,6 +10,8 @@
 
 use super::interner::Interner;
 use super::relation_code;
+use crate::ud::repairs::{NOT_A_RELATION, PART_DROPPED};
+use crate::ud::Repairs;
 
 /// An interned label: an index into a [`LabelTable`]. `Label::default()` is the empty label.
 /// Not ordered: ids follow the order labels were first met on a thread, so output that is
@@ -26,11 +28,34 @@ impl Label {
 /// label variety (case labels from noisy parser lemmas) cannot grow it without limit.
 const KEEP_LABELS: usize = 1 << 16;
 
+/// What is kept of one text: its [`relation_code`] and, for a text that is not a label of UD's
+/// shape, the label it is repaired to and how often that was done since the last count.
+#[derive(Copy, Clone, Debug)]
+struct Info {
+    code: u8,
+    /// Whether the text is a label (the empty text, [`Label::EMPTY`], counts as one).
+    valid: bool,
+    /// The [`crate::ud::repair_label`] kind: 0 case-folded, 1 not a relation, 2 part dropped.
+    kind: u8,
+    /// Uses of the text since the repairs were last taken.
+    uses: u32,
+    /// The id of the repaired label; 0 until the repair is made.
+    repaired: u32,
+}
+
 /// The labels of one thread's sentences, each with its [`relation_code`]. Every word's DEPREL
 /// is interned, so the interner's recent-text slots matter here most.
+///
+/// Every label an edge gets is interned here, and a text that is not a label of UD's shape
+/// ([`crate::ud::is_enhanced_label`]) is never given out: its id stands for its repair
+/// ([`crate::ud::repair_label`]), worked out once per distinct text, and each use is counted.
 #[derive(Default)]
 pub struct LabelTable {
-    labels: Interner<u8>,
+    labels: Interner<Info>,
+    /// Ids of repaired texts used since the repairs were last taken.
+    used_repairs: Vec<u32>,
+    /// Repairs counted by kind and not taken yet, beside those in `used_repairs`.
+    repairs: Repairs,
 }
 
 impl std::fmt::Debug for LabelTable {
@@ -39,24 +64,90 @@ impl std::fmt::Debug for LabelTable {
     }
 }
 
+fn info(text: &str) -> Info {
+    let valid = text.is_empty() || crate::ud::is_enhanced_label(text);
+    Info { code: relation_code(text), valid, kind: 0, uses: 0, repaired: 0 }
+}
+
 impl LabelTable {
-    /// The id of `text`, added to the table if new.
+    /// The id of `text`, added to the table if new; for a text that is not a label of UD's
+    /// shape, the id of its repair (counted).
     #[inline]
     pub fn intern(&mut self, text: &str) -> Label {
         if !self.labels.is_started() {
             self.start();
         }
-        Label(self.labels.intern(text, relation_code))
+        let id = self.labels.intern(text, info);
+        if self.labels.payload(id).valid {
+            return Label(id);
+        }
+        self.repaired(id)
+    }
+
+    /// [`LabelTable::intern`] of a text that is no label: its repair, made on first use.
+    #[cold]
+    #[inline(never)]
+    fn repaired(&mut self, id: u32) -> Label {
+        let info = *self.labels.payload(id);
+        let repaired = if info.repaired != 0 {
+            info.repaired
+        } else {
+            let (label, kind) = crate::ud::repair_label(self.labels.text(id)).expect("an invalid text has a repair");
+            let repaired = self.labels.intern(&label, self::info);
+            debug_assert!(self.labels.payload(repaired).valid, "{label}");
+            let kind = match kind.as_ref() {
+                NOT_A_RELATION => 1,
+                PART_DROPPED => 2,
+                _ => 0,
+            };
+            let entry = self.labels.payload_mut(id);
+            entry.repaired = repaired;
+            entry.kind = kind;
+            repaired
+        };
+        let entry = self.labels.payload_mut(id);
+        entry.uses += 1;
+        if entry.uses == 1 {
+            self.used_repairs.push(id);
+        }
+        Label(repaired)
+    }
+
+    /// Counts one repair of `kind` made while building a label (text cleaned or dropped).
+    pub fn note_repair(&mut self, kind: &'static str) {
+        self.repairs.add(kind, 1);
+    }
+
+    /// Whether repairs were counted since they were last taken.
+    pub fn has_repairs(&self) -> bool {
+        !self.used_repairs.is_empty() || !self.repairs.is_empty()
+    }
+
+    /// Adds the repairs counted since the last call to `into`, and starts counting again.
+    pub fn take_repairs(&mut self, into: &mut Repairs) {
+        for id in self.used_repairs.drain(..) {
+            let info = *self.labels.payload(id);
+            let kind = match info.kind {
+                1 => NOT_A_RELATION.into(),
+                2 => PART_DROPPED.into(),
+                _ => std::borrow::Cow::Owned(format!("{} → {}", self.labels.text(id), self.labels.text(info.repaired))),
+            };
+            into.add(kind, u64::from(info.uses));
+            self.labels.payload_mut(id).uses = 0;
+        }
+        into.add_all(&self.repairs);
+        self.repairs.clear();
     }
 
     /// Makes a default table ready for use, with the empty label as id 0.
     #[cold]
     fn start(&mut self) {
         self.labels.start(0, 0);
-        self.labels.intern("", relation_code);
+        self.labels.intern("", info);
     }
 
-    /// The id of `text` if it is in the table (no edge can have a label that is not).
+    /// The id of `text` if it is in the table (no edge can have a label that is not; a text
+    /// that is no label is on no edge).
     pub fn find(&self, text: &str) -> Option<Label> {
         self.labels.find(text).map(Label)
     }
@@ -71,7 +162,7 @@ impl LabelTable {
 
     /// [`relation_code`] of the label, computed when it was added (a label this table gave).
     pub fn code(&self, label: Label) -> u8 {
-        *self.labels.payload(label.0)
+        self.labels.payload(label.0).code
     }
 
     /// Labels in the table, the empty label included once the table is used.
@@ -84,8 +175,13 @@ impl LabelTable {
     }
 
     /// Clears a table grown past [`KEEP_LABELS`]. Only between sentences: every id given out
-    /// before becomes invalid.
+    /// before becomes invalid. Repairs not taken yet are kept.
     pub fn trim(&mut self) {
+        if self.labels.len() > KEEP_LABELS && !self.used_repairs.is_empty() {
+            let mut repairs = std::mem::take(&mut self.repairs);
+            self.take_repairs(&mut repairs);
+            self.repairs = repairs;
+        }
         self.labels.trim(KEEP_LABELS);
     }
 }

@@ -4,11 +4,18 @@
 //! (ASCII lower case), an optional case marker (lower-case Unicode letters and marks, words
 //! joined by single `_`, e.g. `obl:v_rámci:gen`, `nmod:до`), and an optional morphological case
 //! (ASCII lower case). Which part an ASCII word is cannot always be told; the regular expression
-//! below is the one `validate.py` uses, so we accept exactly what it accepts.
+//! below is the one `validate.py` uses, so we accept exactly what it accepts, and the label must
+//! be NFC, as all CoNLL-U text.
+//!
+//! [`repair_label`] turns any text into a label of this shape: every label eudify writes passes
+//! through it once per distinct text ([`crate::graph::LabelTable`]).
 
 use super::is_relation;
+use super::repairs::{NOT_A_RELATION, PART_DROPPED};
 use regex::Regex;
+use std::borrow::Cow;
 use std::sync::OnceLock;
+use unicode_normalization::{is_nfc, UnicodeNormalization};
 
 fn label_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -24,8 +31,16 @@ pub fn universal_part(label: &str) -> &str {
     label.split_once(':').map_or(label, |(u, _)| u)
 }
 
+/// Whether `label` is an acceptable enhanced label ([`enhanced_label_problem`] finds nothing).
+pub fn is_enhanced_label(label: &str) -> bool {
+    label_regex().is_match(label) && is_relation(universal_part(label)) && is_nfc(label)
+}
+
 /// Why an enhanced label is not acceptable, or `None` if it is.
 pub fn enhanced_label_problem(label: &str) -> Option<String> {
+    if !is_nfc(label) {
+        return Some(format!("enhanced label '{label}' is not in Unicode NFC"));
+    }
     if !label_regex().is_match(label) {
         return Some(format!(
             "enhanced label '{label}' is malformed: expected universal[:subtype][:marker][:case] \
@@ -39,9 +54,74 @@ pub fn enhanced_label_problem(label: &str) -> Option<String> {
     None
 }
 
+/// A label of UD's shape for any `text` ([`is_enhanced_label`]), and the kind of repair made
+/// (for [`super::Repairs`]), or `None` when `text` is a label already. In order:
+///
+/// 1. NFC and lower-cased, if that makes it a label (`ROOT` → `root`; the kind is `ROOT →
+///    root`);
+/// 2. else, if its universal part (lower-cased) is not a UD relation, `dep` (`_`, `foo`,
+///    `obj|1:nsubj`);
+/// 3. else the universal part followed by each of its other parts that keeps it a label,
+///    in order (`obl:Tmod2` → `obl`, `obl:x:y:z:w` → `obl:x:y:z`).
+pub fn repair_label(text: &str) -> Option<(String, Cow<'static, str>)> {
+    if is_enhanced_label(text) {
+        return None;
+    }
+    let folded: String = text.nfc().flat_map(char::to_lowercase).nfc().collect();
+    if is_enhanced_label(&folded) {
+        let kind = format!("{text} → {folded}");
+        return Some((folded, kind.into()));
+    }
+    let mut parts = folded.split(':');
+    let universal = parts.next().unwrap_or_default();
+    if !is_relation(universal) {
+        return Some(("dep".to_string(), NOT_A_RELATION.into()));
+    }
+    let mut label = universal.to_string();
+    for part in parts {
+        let end = label.len();
+        label.push(':');
+        label.push_str(part);
+        if !is_enhanced_label(&label) {
+            label.truncate(end);
+        }
+    }
+    Some((label, PART_DROPPED.into()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repairs_give_labels_and_say_what_they_did() {
+        for (text, label, kind) in [
+            ("ROOT", "root", "ROOT → root"),
+            ("nsubj:Pass", "nsubj:pass", "nsubj:Pass → nsubj:pass"),
+            ("obl:Před", "obl:před", "obl:Před → obl:před"),
+            ("_", "dep", NOT_A_RELATION),
+            ("foo", "dep", NOT_A_RELATION),
+            ("", "dep", NOT_A_RELATION),
+            ("obj|1:nsubj", "dep", NOT_A_RELATION),
+            ("obl:Tmod2", "obl", PART_DROPPED),
+            ("obl:acc,nom", "obl", PART_DROPPED),
+            ("obl:x:y:z:w", "obl:x:y:z", PART_DROPPED),
+            ("advcl:how come", "advcl", PART_DROPPED),
+            ("obl:na_základ_„:gen", "obl:gen", PART_DROPPED),
+        ] {
+            let (repaired, how) = repair_label(text).unwrap_or_else(|| panic!("{text} is not a label"));
+            assert_eq!((repaired.as_str(), how.as_ref()), (label, kind), "{text}");
+            assert!(is_enhanced_label(&repaired), "{repaired}");
+        }
+        assert_eq!(repair_label("obl:v:loc"), None);
+    }
+
+    #[test]
+    fn labels_must_be_nfc() {
+        assert!(enhanced_label_problem("obl:a\u{301}").unwrap().contains("NFC"));
+        assert!(!is_enhanced_label("obl:a\u{301}"));
+        assert!(is_enhanced_label("obl:á"));
+    }
 
     #[test]
     fn accepts_the_shapes_found_in_treebanks() {
