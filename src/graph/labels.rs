@@ -188,7 +188,7 @@ impl LabelTable {
 
 #[cfg(test)]
 mod tests {
-    use super::{Label, LabelTable, KEEP_LABELS};
+    use super::{Label, LabelTable, KEEP_LABELS, NOT_A_RELATION, PART_DROPPED};
     use crate::graph::relation_code;
 
     /// What interning buys in memory: an edge is a label id, its origin and its relation code.
@@ -213,12 +213,17 @@ mod tests {
         assert_eq!(table.text(Label::default()), "");
     }
 
+    /// `i` in letters (`12` → `bc`): label parts have no digits.
+    fn letters(i: usize) -> String {
+        i.to_string().bytes().map(|d| (b'a' + d - b'0') as char).collect()
+    }
+
     /// Many labels (past the table's growth steps) all keep their ids; a table past the limit
     /// starts again empty when trimmed, a smaller one is left alone.
     #[test]
     fn ids_survive_growth_and_trim_clears_only_large_tables() {
         let mut table = LabelTable::default();
-        let labels: Vec<(String, Label)> = (0..5000).map(|i| format!("nmod:w{i}")).map(|t| {
+        let labels: Vec<(String, Label)> = (0..5000).map(|i| format!("nmod:w{}", letters(i))).map(|t| {
             let id = table.intern(&t);
             (t, id)
         }).collect();
@@ -229,13 +234,46 @@ mod tests {
         table.trim();
         assert_eq!(table.len(), 5001);
         for i in 0..KEEP_LABELS {
-            table.intern(&format!("obl:x{i}"));
+            table.intern(&format!("obl:x{}", letters(i)));
         }
         table.trim();
         assert!(table.is_empty());
-        assert_eq!(table.find("nmod:w1"), None);
+        assert_eq!(table.find("nmod:wb"), None);
         assert_eq!(table.text(Label::EMPTY), "");
-        let obl = table.intern("nmod:w1");
-        assert_eq!((table.text(obl), table.len()), ("nmod:w1", 2));
+        let obl = table.intern("nmod:wb");
+        assert_eq!((table.text(obl), table.len()), ("nmod:wb", 2));
+    }
+
+    /// A text that is no label gives its repair's id, worked out once; each use is counted,
+    /// until the counts are taken; a trim keeps the counts not taken yet.
+    #[test]
+    fn texts_that_are_no_labels_give_their_repair_and_are_counted() {
+        let mut table = LabelTable::default();
+        let root = table.intern("ROOT");
+        assert_eq!((table.text(root), table.code(root)), ("root", relation_code("root")));
+        assert_eq!(table.intern("root"), root);
+        assert_eq!(table.intern("ROOT"), root);
+        let dep = table.intern("obj|1:nsubj");
+        assert_eq!(table.text(dep), "dep");
+        let obl = table.intern("obl:Tmod2");
+        assert_eq!(table.text(obl), "obl");
+        table.note_repair(crate::ud::repairs::TEXT_CLEANED);
+        assert!(table.has_repairs());
+        let mut repairs = crate::ud::Repairs::default();
+        table.take_repairs(&mut repairs);
+        assert!(!table.has_repairs());
+        let counts = [("ROOT → root", 2), (NOT_A_RELATION, 1), (PART_DROPPED, 1), (crate::ud::repairs::TEXT_CLEANED, 1)];
+        for (kind, n) in counts {
+            assert_eq!(repairs.count(kind), n, "{kind}");
+        }
+        assert_eq!(repairs.total(), 5);
+        table.intern("ROOT");
+        for i in 0..KEEP_LABELS {
+            table.intern(&format!("obl:x{}", letters(i)));
+        }
+        table.trim();
+        assert!(table.is_empty() && table.has_repairs());
+        table.take_repairs(&mut repairs);
+        assert_eq!(repairs.count("ROOT → root"), 3);
     }
 }
