@@ -28,19 +28,34 @@ impl Label {
 /// label variety (case labels from noisy parser lemmas) cannot grow it without limit.
 const KEEP_LABELS: usize = 1 << 16;
 
-/// What is kept of one text: its [`relation_code`] and, for a text that is not a label of UD's
-/// shape, the label it is repaired to and how often that was done since the last count.
+/// What is kept of one text: its [`relation_code`], and whether it is a label of UD's shape.
 #[derive(Copy, Clone, Debug)]
 struct Info {
     code: u8,
     /// Whether the text is a label (the empty text, [`Label::EMPTY`], counts as one).
     valid: bool,
+}
+
+/// The repair of a text that is no label.
+#[derive(Copy, Clone, Debug)]
+struct Repair {
+    /// The id of the repaired label.
+    label: u32,
     /// The [`crate::ud::repair_label`] kind: 0 case-folded, 1 not a relation, 2 part dropped.
     kind: u8,
     /// Uses of the text since the repairs were last taken.
     uses: u32,
-    /// The id of the repaired label; 0 until the repair is made.
-    repaired: u32,
+}
+
+/// Repairs made and counted: kept out of line, as most tables never need them.
+#[derive(Debug, Default)]
+struct Repairing {
+    /// By id of the text repaired.
+    made: rustc_hash::FxHashMap<u32, Repair>,
+    /// Ids of repaired texts used since the repairs were last taken.
+    used: Vec<u32>,
+    /// Repairs counted by kind and not taken yet, beside those in `used`.
+    noted: Repairs,
 }
 
 /// The labels of one thread's sentences, each with its [`relation_code`]. Every word's DEPREL
@@ -52,10 +67,7 @@ struct Info {
 #[derive(Default)]
 pub struct LabelTable {
     labels: Interner<Info>,
-    /// Ids of repaired texts used since the repairs were last taken.
-    used_repairs: Vec<u32>,
-    /// Repairs counted by kind and not taken yet, beside those in `used_repairs`.
-    repairs: Repairs,
+    repairing: Option<Box<Repairing>>,
 }
 
 impl std::fmt::Debug for LabelTable {
@@ -66,7 +78,7 @@ impl std::fmt::Debug for LabelTable {
 
 fn info(text: &str) -> Info {
     let valid = text.is_empty() || crate::ud::is_enhanced_label(text);
-    Info { code: relation_code(text), valid, kind: 0, uses: 0, repaired: 0 }
+    Info { code: relation_code(text), valid }
 }
 
 impl LabelTable {
@@ -88,55 +100,54 @@ impl LabelTable {
     #[cold]
     #[inline(never)]
     fn repaired(&mut self, id: u32) -> Label {
-        let info = *self.labels.payload(id);
-        let repaired = if info.repaired != 0 {
-            info.repaired
-        } else {
-            let (label, kind) = crate::ud::repair_label(self.labels.text(id)).expect("an invalid text has a repair");
-            let repaired = self.labels.intern(&label, self::info);
-            debug_assert!(self.labels.payload(repaired).valid, "{label}");
-            let kind = match kind.as_ref() {
-                NOT_A_RELATION => 1,
-                PART_DROPPED => 2,
-                _ => 0,
-            };
-            let entry = self.labels.payload_mut(id);
-            entry.repaired = repaired;
-            entry.kind = kind;
-            repaired
+        let repairing = self.repairing.get_or_insert_with(Box::default);
+        let repair = match repairing.made.get_mut(&id) {
+            Some(repair) => repair,
+            None => {
+                let (label, kind) = crate::ud::repair_label(self.labels.text(id)).expect("an invalid text has a repair");
+                let label = self.labels.intern(&label, self::info);
+                debug_assert!(self.labels.payload(label).valid);
+                let kind = match kind.as_ref() {
+                    NOT_A_RELATION => 1,
+                    PART_DROPPED => 2,
+                    _ => 0,
+                };
+                repairing.made.entry(id).or_insert(Repair { label, kind, uses: 0 })
+            }
         };
-        let entry = self.labels.payload_mut(id);
-        entry.uses += 1;
-        if entry.uses == 1 {
-            self.used_repairs.push(id);
+        repair.uses += 1;
+        let label = repair.label;
+        if repair.uses == 1 {
+            repairing.used.push(id);
         }
-        Label(repaired)
+        Label(label)
     }
 
     /// Counts one repair of `kind` made while building a label (text cleaned or dropped).
     pub fn note_repair(&mut self, kind: &'static str) {
-        self.repairs.add(kind, 1);
+        self.repairing.get_or_insert_with(Box::default).noted.add(kind, 1);
     }
 
     /// Whether repairs were counted since they were last taken.
     pub fn has_repairs(&self) -> bool {
-        !self.used_repairs.is_empty() || !self.repairs.is_empty()
+        self.repairing.as_ref().is_some_and(|r| !r.used.is_empty() || !r.noted.is_empty())
     }
 
     /// Adds the repairs counted since the last call to `into`, and starts counting again.
     pub fn take_repairs(&mut self, into: &mut Repairs) {
-        for id in self.used_repairs.drain(..) {
-            let info = *self.labels.payload(id);
-            let kind = match info.kind {
+        let Some(repairing) = self.repairing.as_deref_mut() else { return };
+        for id in repairing.used.drain(..) {
+            let repair = repairing.made.get_mut(&id).expect("a used repair is made");
+            let kind = match repair.kind {
                 1 => NOT_A_RELATION.into(),
                 2 => PART_DROPPED.into(),
-                _ => std::borrow::Cow::Owned(format!("{} → {}", self.labels.text(id), self.labels.text(info.repaired))),
+                _ => std::borrow::Cow::Owned(format!("{} → {}", self.labels.text(id), self.labels.text(repair.label))),
             };
-            into.add(kind, u64::from(info.uses));
-            self.labels.payload_mut(id).uses = 0;
+            into.add(kind, u64::from(repair.uses));
+            repair.uses = 0;
         }
-        into.add_all(&self.repairs);
-        self.repairs.clear();
+        into.add_all(&repairing.noted);
+        repairing.noted.clear();
     }
 
     /// Makes a default table ready for use, with the empty label as id 0.
@@ -177,10 +188,13 @@ impl LabelTable {
     /// Clears a table grown past [`KEEP_LABELS`]. Only between sentences: every id given out
     /// before becomes invalid. Repairs not taken yet are kept.
     pub fn trim(&mut self) {
-        if self.labels.len() > KEEP_LABELS && !self.used_repairs.is_empty() {
-            let mut repairs = std::mem::take(&mut self.repairs);
-            self.take_repairs(&mut repairs);
-            self.repairs = repairs;
+        if self.labels.len() > KEEP_LABELS {
+            if let Some(mut repairing) = self.repairing.take() {
+                let mut noted = std::mem::take(&mut repairing.noted);
+                self.repairing = Some(repairing);
+                self.take_repairs(&mut noted);
+                self.repairing = Some(Box::new(Repairing { noted, ..Repairing::default() }));
+            }
         }
         self.labels.trim(KEEP_LABELS);
     }
