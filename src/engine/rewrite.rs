@@ -201,7 +201,8 @@ fn label_of(graph: &mut SentenceGraph, lemmas: &Lemmas, template: &Template, bin
     }
     let mut fixes = TextFixes::default();
     let rendered = render(graph, lemmas, template, binding, out, &mut fixes);
-    if fixes.cleaned {
+    // (Text cleaned for a label that is not written is no repair.)
+    if fixes.cleaned && rendered {
         graph.note_repair(crate::ud::repairs::TEXT_CLEANED);
     }
     if fixes.dropped {
