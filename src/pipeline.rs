@@ -4,6 +4,7 @@
 //! are written in input order. Memory is bounded by the chunk size times the chunks in flight,
 //! not by the input size.
 
+use crate::text::thousands;
 use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, ParseError, RawBlock, Sentence};
 use crate::engine::lemmas::without_lemma;
 use crate::engine::{Enhancer, Workspace};
@@ -45,6 +46,8 @@ pub struct Summary {
     /// Words without a lemma (LEMMA `_`), whose lower-cased form lemma tests and labels read
     /// instead ([`crate::engine::lemmas::without_lemma`]).
     pub without_lemma: usize,
+    /// Labels repaired to UD's shape, by kind (`ROOT → root`, `marker text cleaned`…).
+    pub repairs: crate::ud::Repairs,
 }
 
 impl Summary {
@@ -53,6 +56,7 @@ impl Summary {
         self.words += other.words;
         self.copied_invalid += other.copied_invalid;
         self.without_lemma += other.without_lemma;
+        self.repairs.add_all(&other.repairs);
     }
 
     /// The warning for a file whose words lack lemmas, if some do.
@@ -62,18 +66,13 @@ impl Summary {
             let (verb, pronoun) = if n == 1 { ("has", "its") } else { ("have", "their") };
             format!(
                 "warning: {file}: {} of {} {} {verb} no lemma (LEMMA _); lemma tests and markers used {pronoun} lower-cased {}",
-                thousands(n),
-                thousands(of),
+                thousands(n as u64),
+                thousands(of as u64),
                 if of == 1 { "word" } else { "words" },
                 if n == 1 { "form" } else { "forms" },
             )
         })
     }
-}
-
-/// `n` with commas between groups of three digits.
-fn thousands(n: usize) -> String {
-    indicatif::HumanCount(n as u64).to_string()
 }
 
 /// A failure that stops the run, as `FILE:LINE: message` or `FILE: message`.
@@ -181,6 +180,7 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, pipeline: &Pipeline) {
             chunk.summary.copied_invalid += 1;
         }
     }
+    workspace.take_repairs(&mut chunk.summary.repairs);
     chunk.lines = reader.next_line() - 1;
     if block.bytes.capacity() > KEEP_BUFFER_BYTES {
         block.bytes = Vec::new();

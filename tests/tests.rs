@@ -8,6 +8,7 @@ mod dev_scores;
 mod engine;
 mod eval;
 mod invariants;
+mod labels;
 mod robustness;
 mod rules_front;
 mod validate;

@@ -56,14 +56,21 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The line `enhance` ends with on stderr, when there is something to tell beyond the output
-/// itself: how many sentences were copied unchanged for being invalid.
+/// The line `enhance` ends with on stderr when something was not enhanced as given, never
+/// silently: sentences copied unchanged for being invalid, labels repaired to UD's shape
+/// (`eudify: 2,077 sentences; 2,077 labels repaired (ROOT → root)`).
 pub fn summary_line(summary: &Summary) -> Option<String> {
-    if summary.copied_invalid == 0 {
+    if summary.copied_invalid == 0 && summary.repairs.is_empty() {
         return None;
     }
-    let (sentences, invalid) = (summary.sentences as u64, summary.copied_invalid as u64);
-    Some(format!("eudify: {}, {} copied unchanged", count(sentences, "sentence"), count(invalid, "invalid one")))
+    let mut line = format!("eudify: {}", count(summary.sentences as u64, "sentence"));
+    if summary.copied_invalid > 0 {
+        line += &format!(", {} copied unchanged", count(summary.copied_invalid as u64, "invalid one"));
+    }
+    if !summary.repairs.is_empty() {
+        line += &format!("; {}", summary.repairs);
+    }
+    Some(line)
 }
 
 /// The worker threads for `--threads N`: N, but no more than the cores (more only costs memory

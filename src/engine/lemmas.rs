@@ -3,7 +3,8 @@
 //! remembers its id. What rules ask of a lemma — a lexicon list, a word-class regex, an
 //! equality — is then answered once per distinct lemma and kept as a bit of its entry: the
 //! second rule to ask whether `want` is in `@control.subject`, in this sentence or any later
-//! one, reads a bit. Its lower-cased text, for labels such as `obl:{lemma(C)}`, is kept too.
+//! one, reads a bit. Its text as a label part (lower-cased and cleaned,
+//! [`crate::ud::push_label_text`]), for labels such as `obl:{lemma(C)}`, is kept too.
 //!
 //! Interning is lazy, per node and per sentence: most words' lemmas are never tested, and an
 //! eager lookup for every word would cost more than all lemma tests together.
@@ -17,6 +18,7 @@ use crate::conllu::sentence::DEPREL;
 use crate::graph::{Interner, SentenceGraph};
 use crate::rules::ast::CheckedValueTest;
 use crate::rules::lexicon::FormLemmas;
+use crate::ud::{push_label_text, TextFix};
 use petgraph::stable_graph::NodeIndex;
 use std::sync::Arc;
 
@@ -33,7 +35,7 @@ pub fn without_lemma(lemma: &str, form: &str, deprel: &str) -> bool {
 /// form's lemma in `forms`. Lower-case either way (the lexicon loader checks `forms`).
 pub fn push_form_lemma(out: &mut String, form: &str, forms: &FormLemmas) {
     let start = out.len();
-    push_lower(out, form);
+    out.extend(form.chars().flat_map(char::to_lowercase));
     if let Some(lemma) = forms.get(&out[start..]) {
         out.truncate(start);
         out.push_str(lemma);
@@ -98,8 +100,10 @@ struct Facts {
     /// answer.
     known: u64,
     holds: u64,
-    /// The lower-cased text in [`Lemmas::lower`], when it differs from the lemma.
+    /// The text as a label part in [`Lemmas::lower`], when it differs from the lemma.
     lower: Option<(u32, u32)>,
+    /// What making it a label part did.
+    fix: TextFix,
 }
 
 /// A node whose lemma has not been looked up in this sentence.
@@ -119,7 +123,8 @@ const START_LEMMAS: usize = 4096;
 #[derive(Debug, Default)]
 pub struct Lemmas {
     table: Interner<Facts>,
-    /// Lower-cased texts of lemmas that have upper-case letters, end to end.
+    /// Label-part texts of lemmas that differ from them (upper-case letters, separators…), end
+    /// to end.
     lower: String,
     /// Per node of the current sentence: its lemma's id, [`UNKNOWN`] or [`ABSENT`]. Longer
     /// than the sentence when an earlier one was longer.
@@ -187,14 +192,14 @@ impl Lemmas {
         let lower = &mut self.lower;
         self.table.intern(lemma, |text| {
             let start = lower.len();
-            push_lower(lower, text);
+            let fix = push_label_text(lower, text);
             let lower = if lower[start..] == *text {
                 lower.truncate(start);
                 None
             } else {
                 Some((start as u32, lower.len() as u32))
             };
-            Facts { known: 0, holds: 0, lower }
+            Facts { known: 0, holds: 0, lower, fix }
         })
     }
 
@@ -255,32 +260,42 @@ impl Lemmas {
         }
     }
 
-    /// Appends `node`'s lemma lower-cased (nothing when it has none), as labels take it: the
-    /// interned text when a test interned it in this sentence (a marker has mostly been tested:
-    /// `C [lemma=/^[\p{L}\p{M}]+$/]`), else lower-cased from the columns, which costs less than
-    /// interning a lemma for one use.
-    pub fn push_lower_lemma(&self, out: &mut String, graph: &SentenceGraph, node: NodeIndex) {
-        match self.interned_lower(node) {
-            Some(lower) => out.push_str(lower),
-            None => match lemma_or_form(graph, node) {
-                Ok(lemma) => push_lower(out, lemma),
-                Err(form) => push_form_lemma(out, form, &self.forms),
-            },
+    /// Appends `node`'s lemma as a label part ([`push_label_text`]; nothing when it has none)
+    /// and says what making it one did: the interned text when a test interned it in this
+    /// sentence (a marker has mostly been tested: `C [lemma=/^[\p{L}\p{M}]+$/]`), else cleaned
+    /// from the columns, which costs less than interning a lemma for one use.
+    pub fn push_label_lemma(&self, out: &mut String, graph: &SentenceGraph, node: NodeIndex) -> TextFix {
+        if let Some((text, fix)) = self.interned_label_text(node) {
+            out.push_str(text);
+            return fix;
+        }
+        match lemma_or_form(graph, node) {
+            Ok(lemma) => push_label_text(out, lemma),
+            Err(form) => {
+                // Rare (a word without a lemma that no test looked at): one small allocation.
+                let mut lemma = String::new();
+                push_form_lemma(&mut lemma, form, &self.forms);
+                push_label_text(out, &lemma)
+            }
         }
     }
 
-    /// `node`'s lemma, lower-cased, if a test interned it in this sentence: a label's marker
-    /// has mostly been tested (`C [lemma=/^[\p{L}\p{M}]+$/]`); any other is lower-cased from its
-    /// text, which costs less than interning a lemma for one use.
+    /// `node`'s lemma as a label part ([`push_label_text`]) and what making it one did, if a
+    /// test interned it in this sentence: a label's marker has mostly been tested (`C
+    /// [lemma=/^[\p{L}\p{M}]+$/]`); any other is cleaned from its text, which costs less than
+    /// interning a lemma for one use.
     #[inline]
-    pub fn interned_lower(&self, node: NodeIndex) -> Option<&str> {
+    pub fn interned_label_text(&self, node: NodeIndex) -> Option<(&str, TextFix)> {
         match self.nodes.get(node.index()).copied() {
             None | Some(UNKNOWN) => None,
-            Some(ABSENT) => Some(""),
-            Some(id) => Some(match self.table.payload(id).lower {
-                Some((start, end)) => &self.lower[start as usize..end as usize],
-                None => self.table.text(id),
-            }),
+            Some(ABSENT) => Some(("", TextFix::Kept)),
+            Some(id) => {
+                let facts = self.table.payload(id);
+                Some(match facts.lower {
+                    Some((start, end)) => (&self.lower[start as usize..end as usize], facts.fix),
+                    None => (self.table.text(id), facts.fix),
+                })
+            }
         }
     }
 
@@ -296,25 +311,6 @@ impl Lemmas {
 
     pub fn is_empty(&self) -> bool {
         self.table.is_empty()
-    }
-}
-
-/// Appends `value` lower-cased to `out` (nothing for `_`, which is no value), as labels take
-/// lemmas, forms and feature values.
-pub fn push_lower(out: &mut String, value: &str) {
-    if value == "_" {
-        return;
-    }
-    // Lowercasing char by char is the slow path: most values are ASCII (feature values such
-    // as `Loc`) or lowercase already.
-    if value.is_ascii() {
-        let start = out.len();
-        out.push_str(value);
-        out[start..].make_ascii_lowercase();
-    } else if !value.chars().any(char::is_uppercase) {
-        out.push_str(value);
-    } else {
-        out.extend(value.chars().flat_map(char::to_lowercase));
     }
 }
 
@@ -349,7 +345,7 @@ mod tests {
     }
 
     /// Answers come from the text once and from the bit afterwards, in this sentence and the
-    /// next; a node without a lemma passes nothing; lower-cased text is kept for labels.
+    /// next; a node without a lemma passes nothing; label text is kept for labels.
     #[test]
     fn lemmas_are_interned_once_and_answers_kept_per_lemma() {
         let parse = |text: &str| Sentence::parse(RawBlock { bytes: text.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
@@ -371,14 +367,15 @@ mod tests {
         // No lemma: the form, lower-cased, stands in.
         assert!(!lemmas.holds(&graph, node(4), 0, &capital));
         assert!(lemmas.passes(&graph, node(4), &equals(&["wants"])));
-        assert_eq!(lemmas.interned_lower(node(4)), Some("wants"));
+        assert_eq!(lemmas.interned_label_text(node(4)), Some(("wants", crate::ud::TextFix::Kept)));
         assert_eq!(lemmas.len(), 3);
         // The bit answers now, whatever test is passed with it.
         assert!(lemmas.holds(&graph, node(1), 0, &equals(&["nothing"])));
-        assert_eq!(lemmas.interned_lower(node(1)), Some("want"));
-        assert_eq!(lemmas.interned_lower(node(3)), Some(""));
-        assert_eq!(lemmas.interned_lower(node(2)), Some("want"));
-        assert_eq!(lemmas.interned_lower(node(5)), None, "not in the sentence");
+        let kept = |text| Some((text, crate::ud::TextFix::Kept));
+        assert_eq!(lemmas.interned_label_text(node(1)), kept("want"));
+        assert_eq!(lemmas.interned_label_text(node(3)), kept(""));
+        assert_eq!(lemmas.interned_label_text(node(2)), kept("want"));
+        assert_eq!(lemmas.interned_label_text(node(5)), None, "not in the sentence");
 
         let graph = SentenceGraph::from_basic(&sentences[1]);
         lemmas.start_sentence(1, &Default::default(), graph.word_count() as usize + 1);

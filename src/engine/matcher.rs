@@ -239,7 +239,8 @@ impl Search<'_, '_> {
 /// The current label of a matched edge.
 pub fn edge_label<'a>(graph: &'a SentenceGraph, id: EdgeRefId) -> &'a str {
     match id {
-        EdgeRefId::Basic(n) => graph.basic_deprel(n),
+        // As interned: a DEPREL that is not a UD label is seen as its repair, as in DEPS.
+        EdgeRefId::Basic(n) => graph.label_text(graph.basic_label(n)),
         EdgeRefId::Enhanced(e) => graph.edge(e).map_or("", |(_, _, edge)| graph.label_text(edge.label)),
     }
 }

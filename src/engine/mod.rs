@@ -111,6 +111,14 @@ pub struct Workspace {
     last: rewrite::Changes,
 }
 
+impl Workspace {
+    /// Adds the label repairs made since the last call to `into` (DEPRELs that are not UD
+    /// labels, input text cleaned in labels: [`crate::ud::repairs`]).
+    pub fn take_repairs(&mut self, into: &mut crate::ud::Repairs) {
+        self.graph.take_repairs(into);
+    }
+}
+
 /// A rule set that did not reach a fixpoint.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepLimitError {

@@ -1,8 +1,9 @@
 //! Applies a rule's actions to the enhanced graph for one match.
 
-use super::lemmas::{push_lower, Lemmas};
+use super::lemmas::Lemmas;
 use super::matcher::{Binding, EdgeRefId};
 use crate::graph::{Label, Node, Origin, SentenceGraph};
+use crate::ud::{push_feature_value, push_label_text, TextFix};
 use crate::rules::ast::{
     CheckedAction, Direction, EdgeLabelPart, LabelTest, Place, Template, TemplatePart, TemplateValue, TransferMode,
 };
@@ -198,12 +199,50 @@ fn label_of(graph: &mut SentenceGraph, lemmas: &Lemmas, template: &Template, bin
     if let [TemplatePart { value: TemplateValue::Edge { edge, part: EdgeLabelPart::Label }, optional: false }] = template.parts[..] {
         return binding.label_id(graph, edge).filter(|&l| l != Label::EMPTY);
     }
-    render(graph, lemmas, template, binding, out).then(|| graph.intern(out))
+    let mut fixes = TextFixes::default();
+    let rendered = render(graph, lemmas, template, binding, out, &mut fixes);
+    // (Text cleaned for a label that is not written is no repair.)
+    if fixes.cleaned && rendered {
+        graph.note_repair(crate::ud::repairs::TEXT_CLEANED);
+    }
+    if fixes.dropped {
+        graph.note_repair(crate::ud::repairs::TEXT_DROPPED);
+    }
+    // Interning repairs what the parts' cleaning cannot see: a label of too many parts.
+    rendered.then(|| graph.intern(out))
+}
+
+/// What cleaning the input text in a label's parts did ([`crate::ud::push_label_text`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextFixes {
+    /// Some text lost characters or was normalized.
+    pub cleaned: bool,
+    /// Some part had text of which nothing was left: it is left out (a required part: the
+    /// action is skipped, and the edge keeps its bare label).
+    pub dropped: bool,
+}
+
+impl TextFixes {
+    fn note(&mut self, fix: TextFix) {
+        match fix {
+            TextFix::Kept => {}
+            TextFix::Cleaned => self.cleaned = true,
+            TextFix::Dropped => self.dropped = true,
+        }
+    }
 }
 
 /// Writes the label a template gives for `binding` into `out`; false when a required part has
-/// no value (the action is then skipped for this match).
-pub fn render(graph: &SentenceGraph, lemmas: &Lemmas, template: &Template, binding: &Binding, out: &mut String) -> bool {
+/// no value (the action is then skipped for this match). Text from the input (lemmas, forms,
+/// feature values) goes in cleaned ([`crate::ud::push_label_text`]); `fixes` tells what that did.
+pub fn render(
+    graph: &SentenceGraph,
+    lemmas: &Lemmas,
+    template: &Template,
+    binding: &Binding,
+    out: &mut String,
+    fixes: &mut TextFixes,
+) -> bool {
     out.clear();
     for part in &template.parts {
         let start = out.len();
@@ -224,14 +263,14 @@ pub fn render(graph: &SentenceGraph, lemmas: &Lemmas, template: &Template, bindi
                     });
                 }
             }
-            TemplateValue::Lemma(v) => push_lemma(out, graph, lemmas, binding.node(*v)),
-            TemplateValue::Form(v) => push_lower(out, graph.form(binding.node(*v))),
+            TemplateValue::Lemma(v) => fixes.note(push_lemma(out, graph, lemmas, binding.node(*v))),
+            TemplateValue::Form(v) => fixes.note(push_label_text(out, graph.form(binding.node(*v)))),
             TemplateValue::Feature { node, feature } => {
                 if let Some(value) = graph.feature(binding.node(*node), feature) {
-                    push_lower(out, value);
+                    fixes.note(push_feature_value(out, value));
                 }
             }
-            TemplateValue::Marker(v) => push_marker(graph, lemmas, binding.node(*v), out),
+            TemplateValue::Marker(v) => fixes.note(push_marker(graph, lemmas, binding.node(*v), out)),
         }
         if out.len() == value_start {
             if part.optional {
@@ -244,22 +283,36 @@ pub fn render(graph: &SentenceGraph, lemmas: &Lemmas, template: &Template, bindi
     !out.is_empty()
 }
 
-/// A node's lemma, lower-cased ([`Lemmas::push_lower_lemma`]).
-fn push_lemma(out: &mut String, graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex) {
-    lemmas.push_lower_lemma(out, graph, node);
+/// A node's lemma as a label part ([`Lemmas::push_label_lemma`]).
+fn push_lemma(out: &mut String, graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex) -> TextFix {
+    lemmas.push_label_lemma(out, graph, node)
 }
 
-/// Lemma of a marker word plus the lemmas of its basic `fixed` children, joined with `_`.
-fn push_marker(graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex, out: &mut String) {
-    push_lemma(out, graph, lemmas, node);
+/// Lemma of a marker word plus the lemmas of its basic `fixed` children, joined with `_` (a
+/// word of which nothing is left as a label part is left out, with its joint).
+fn push_marker(graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex, out: &mut String) -> TextFix {
+    let start = out.len();
+    let mut fix = push_lemma(out, graph, lemmas, node);
     if let Node::Word(n) = graph.node(node) {
         const FIXED: u8 = crate::graph::bare_relation_code("fixed");
         for &child in graph.basic_children(n) {
             if graph.basic_code(child) == FIXED {
-                out.push('_');
-                push_lemma(out, graph, lemmas, graph.word_node(child));
+                let joint = out.len();
+                if joint > start {
+                    out.push('_');
+                }
+                let word = out.len();
+                fix = fix.max(push_lemma(out, graph, lemmas, graph.word_node(child)));
+                if out.len() == word {
+                    out.truncate(joint);
+                }
             }
         }
+    }
+    // Some words dropped but others left: the marker was cleaned, not dropped.
+    match fix {
+        TextFix::Dropped if out.len() > start => TextFix::Cleaned,
+        _ => fix,
     }
 }
 

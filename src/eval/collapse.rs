@@ -263,12 +263,9 @@ impl CollapsedGraph {
     }
 }
 
-/// The universal part of a label: everything before the first `:`.
-pub fn universal(label: &str) -> &str {
-    label
-        .split_once(':')
-        .map_or(label, |(universal, _)| universal)
-}
+/// The universal part of a label: everything before the first `:` (UD's label grammar lives in
+/// [`crate::ud`]).
+pub use crate::ud::universal_part as universal;
 
 #[cfg(test)]
 mod tests {

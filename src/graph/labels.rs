@@ -10,6 +10,8 @@
 
 use super::interner::Interner;
 use super::relation_code;
+use crate::ud::repairs::{NOT_A_RELATION, PART_DROPPED};
+use crate::ud::Repairs;
 
 /// An interned label: an index into a [`LabelTable`]. `Label::default()` is the empty label.
 /// Not ordered: ids follow the order labels were first met on a thread, so output that is
@@ -26,11 +28,46 @@ impl Label {
 /// label variety (case labels from noisy parser lemmas) cannot grow it without limit.
 const KEEP_LABELS: usize = 1 << 16;
 
+/// What is kept of one text: its [`relation_code`], and whether it is a label of UD's shape.
+#[derive(Copy, Clone, Debug)]
+struct Info {
+    code: u8,
+    /// Whether the text is a label (the empty text, [`Label::EMPTY`], counts as one).
+    valid: bool,
+}
+
+/// The repair of a text that is no label.
+#[derive(Copy, Clone, Debug)]
+struct Repair {
+    /// The id of the repaired label.
+    label: u32,
+    /// The [`crate::ud::repair_label`] kind: 0 case-folded, 1 not a relation, 2 part dropped.
+    kind: u8,
+    /// Uses of the text since the repairs were last taken.
+    uses: u32,
+}
+
+/// Repairs made and counted: kept out of line, as most tables never need them.
+#[derive(Debug, Default)]
+struct Repairing {
+    /// By id of the text repaired.
+    made: rustc_hash::FxHashMap<u32, Repair>,
+    /// Ids of repaired texts used since the repairs were last taken.
+    used: Vec<u32>,
+    /// Repairs counted by kind and not taken yet, beside those in `used`.
+    noted: Repairs,
+}
+
 /// The labels of one thread's sentences, each with its [`relation_code`]. Every word's DEPREL
 /// is interned, so the interner's recent-text slots matter here most.
+///
+/// Every label an edge gets is interned here, and a text that is not a label of UD's shape
+/// ([`crate::ud::is_enhanced_label`]) is never given out: its id stands for its repair
+/// ([`crate::ud::repair_label`]), worked out once per distinct text, and each use is counted.
 #[derive(Default)]
 pub struct LabelTable {
-    labels: Interner<u8>,
+    labels: Interner<Info>,
+    repairing: Option<Box<Repairing>>,
 }
 
 impl std::fmt::Debug for LabelTable {
@@ -39,24 +76,89 @@ impl std::fmt::Debug for LabelTable {
     }
 }
 
+fn info(text: &str) -> Info {
+    let valid = text.is_empty() || crate::ud::is_enhanced_label(text);
+    Info { code: relation_code(text), valid }
+}
+
 impl LabelTable {
-    /// The id of `text`, added to the table if new.
+    /// The id of `text`, added to the table if new; for a text that is not a label of UD's
+    /// shape, the id of its repair (counted).
     #[inline]
     pub fn intern(&mut self, text: &str) -> Label {
         if !self.labels.is_started() {
             self.start();
         }
-        Label(self.labels.intern(text, relation_code))
+        let id = self.labels.intern(text, info);
+        if self.labels.payload(id).valid {
+            return Label(id);
+        }
+        self.repaired(id)
+    }
+
+    /// [`LabelTable::intern`] of a text that is no label: its repair, made on first use.
+    #[cold]
+    #[inline(never)]
+    fn repaired(&mut self, id: u32) -> Label {
+        let repairing = self.repairing.get_or_insert_with(Box::default);
+        let repair = match repairing.made.get_mut(&id) {
+            Some(repair) => repair,
+            None => {
+                let (label, kind) = crate::ud::repair_label(self.labels.text(id)).expect("an invalid text has a repair");
+                let label = self.labels.intern(&label, self::info);
+                debug_assert!(self.labels.payload(label).valid);
+                let kind = match kind.as_ref() {
+                    NOT_A_RELATION => 1,
+                    PART_DROPPED => 2,
+                    _ => 0,
+                };
+                repairing.made.entry(id).or_insert(Repair { label, kind, uses: 0 })
+            }
+        };
+        repair.uses += 1;
+        let label = repair.label;
+        if repair.uses == 1 {
+            repairing.used.push(id);
+        }
+        Label(label)
+    }
+
+    /// Counts one repair of `kind` made while building a label (text cleaned or dropped).
+    pub fn note_repair(&mut self, kind: &'static str) {
+        self.repairing.get_or_insert_with(Box::default).noted.add(kind, 1);
+    }
+
+    /// Whether repairs were counted since they were last taken.
+    pub fn has_repairs(&self) -> bool {
+        self.repairing.as_ref().is_some_and(|r| !r.used.is_empty() || !r.noted.is_empty())
+    }
+
+    /// Adds the repairs counted since the last call to `into`, and starts counting again.
+    pub fn take_repairs(&mut self, into: &mut Repairs) {
+        let Some(repairing) = self.repairing.as_deref_mut() else { return };
+        for id in repairing.used.drain(..) {
+            let repair = repairing.made.get_mut(&id).expect("a used repair is made");
+            let kind = match repair.kind {
+                1 => NOT_A_RELATION.into(),
+                2 => PART_DROPPED.into(),
+                _ => std::borrow::Cow::Owned(format!("{} → {}", self.labels.text(id), self.labels.text(repair.label))),
+            };
+            into.add(kind, u64::from(repair.uses));
+            repair.uses = 0;
+        }
+        into.add_all(&repairing.noted);
+        repairing.noted.clear();
     }
 
     /// Makes a default table ready for use, with the empty label as id 0.
     #[cold]
     fn start(&mut self) {
         self.labels.start(0, 0);
-        self.labels.intern("", relation_code);
+        self.labels.intern("", info);
     }
 
-    /// The id of `text` if it is in the table (no edge can have a label that is not).
+    /// The id of `text` if it is in the table (no edge can have a label that is not; a text
+    /// that is no label is on no edge).
     pub fn find(&self, text: &str) -> Option<Label> {
         self.labels.find(text).map(Label)
     }
@@ -71,7 +173,7 @@ impl LabelTable {
 
     /// [`relation_code`] of the label, computed when it was added (a label this table gave).
     pub fn code(&self, label: Label) -> u8 {
-        *self.labels.payload(label.0)
+        self.labels.payload(label.0).code
     }
 
     /// Labels in the table, the empty label included once the table is used.
@@ -84,15 +186,23 @@ impl LabelTable {
     }
 
     /// Clears a table grown past [`KEEP_LABELS`]. Only between sentences: every id given out
-    /// before becomes invalid.
+    /// before becomes invalid. Repairs not taken yet are kept.
     pub fn trim(&mut self) {
+        if self.labels.len() > KEEP_LABELS {
+            if let Some(mut repairing) = self.repairing.take() {
+                let mut noted = std::mem::take(&mut repairing.noted);
+                self.repairing = Some(repairing);
+                self.take_repairs(&mut noted);
+                self.repairing = Some(Box::new(Repairing { noted, ..Repairing::default() }));
+            }
+        }
         self.labels.trim(KEEP_LABELS);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Label, LabelTable, KEEP_LABELS};
+    use super::{Label, LabelTable, KEEP_LABELS, NOT_A_RELATION, PART_DROPPED};
     use crate::graph::relation_code;
 
     /// What interning buys in memory: an edge is a label id, its origin and its relation code.
@@ -117,12 +227,17 @@ mod tests {
         assert_eq!(table.text(Label::default()), "");
     }
 
+    /// `i` in letters (`12` → `bc`): label parts have no digits.
+    fn letters(i: usize) -> String {
+        i.to_string().bytes().map(|d| (b'a' + d - b'0') as char).collect()
+    }
+
     /// Many labels (past the table's growth steps) all keep their ids; a table past the limit
     /// starts again empty when trimmed, a smaller one is left alone.
     #[test]
     fn ids_survive_growth_and_trim_clears_only_large_tables() {
         let mut table = LabelTable::default();
-        let labels: Vec<(String, Label)> = (0..5000).map(|i| format!("nmod:w{i}")).map(|t| {
+        let labels: Vec<(String, Label)> = (0..5000).map(|i| format!("nmod:w{}", letters(i))).map(|t| {
             let id = table.intern(&t);
             (t, id)
         }).collect();
@@ -133,13 +248,46 @@ mod tests {
         table.trim();
         assert_eq!(table.len(), 5001);
         for i in 0..KEEP_LABELS {
-            table.intern(&format!("obl:x{i}"));
+            table.intern(&format!("obl:x{}", letters(i)));
         }
         table.trim();
         assert!(table.is_empty());
-        assert_eq!(table.find("nmod:w1"), None);
+        assert_eq!(table.find("nmod:wb"), None);
         assert_eq!(table.text(Label::EMPTY), "");
-        let obl = table.intern("nmod:w1");
-        assert_eq!((table.text(obl), table.len()), ("nmod:w1", 2));
+        let obl = table.intern("nmod:wb");
+        assert_eq!((table.text(obl), table.len()), ("nmod:wb", 2));
+    }
+
+    /// A text that is no label gives its repair's id, worked out once; each use is counted,
+    /// until the counts are taken; a trim keeps the counts not taken yet.
+    #[test]
+    fn texts_that_are_no_labels_give_their_repair_and_are_counted() {
+        let mut table = LabelTable::default();
+        let root = table.intern("ROOT");
+        assert_eq!((table.text(root), table.code(root)), ("root", relation_code("root")));
+        assert_eq!(table.intern("root"), root);
+        assert_eq!(table.intern("ROOT"), root);
+        let dep = table.intern("obj|1:nsubj");
+        assert_eq!(table.text(dep), "dep");
+        let obl = table.intern("obl:Tmod2");
+        assert_eq!(table.text(obl), "obl");
+        table.note_repair(crate::ud::repairs::TEXT_CLEANED);
+        assert!(table.has_repairs());
+        let mut repairs = crate::ud::Repairs::default();
+        table.take_repairs(&mut repairs);
+        assert!(!table.has_repairs());
+        let counts = [("ROOT → root", 2), (NOT_A_RELATION, 1), (PART_DROPPED, 1), (crate::ud::repairs::TEXT_CLEANED, 1)];
+        for (kind, n) in counts {
+            assert_eq!(repairs.count(kind), n, "{kind}");
+        }
+        assert_eq!(repairs.total(), 5);
+        table.intern("ROOT");
+        for i in 0..KEEP_LABELS {
+            table.intern(&format!("obl:x{}", letters(i)));
+        }
+        table.trim();
+        assert!(table.is_empty() && table.has_repairs());
+        table.take_repairs(&mut repairs);
+        assert_eq!(repairs.count("ROOT → root"), 3);
     }
 }

@@ -99,6 +99,18 @@ pub struct GraphBuffers {
     deps: Vec<(NodeId, Label)>,
 }
 
+impl GraphBuffers {
+    /// Adds the label repairs counted since the last call to `into` ([`LabelTable::take_repairs`]).
+    pub fn take_repairs(&mut self, into: &mut crate::ud::Repairs) {
+        if self.labels.has_repairs() {
+            self.labels.take_repairs(into);
+        }
+    }
+}
+
+/// The relation code of a bare `root`.
+const ROOT: u8 = bare_relation_code("root");
+
 /// Buffers for sentences longer than this are not kept (one long sentence would otherwise
 /// hold its memory for the rest of the run).
 const KEEP_WORDS: usize = 1024;
@@ -148,8 +160,20 @@ impl<'s> SentenceGraph<'s> {
         let (mut upos, mut basic_relations) = (0, 0);
         for word in &sentence.words {
             let deprel = sentence.column(word, DEPREL);
-            let label = labels.intern(deprel);
-            let code = labels.code(label);
+            let mut label = labels.intern(deprel);
+            let mut code = labels.code(label);
+            // UD: the word attached to 0 is `root`, and no other word is (a parser's tree may
+            // say otherwise; the enhanced graph must not).
+            if if word.head == 0 { code != ROOT } else { code & !SUBTYPED == ROOT } {
+                let (text, kind) = if word.head == 0 {
+                    ("root", crate::ud::repairs::ROOT_EDGE)
+                } else {
+                    ("dep", crate::ud::repairs::ROOT_ELSEWHERE)
+                };
+                label = labels.intern(text);
+                code = labels.code(label);
+                labels.note_repair(kind);
+            }
             let relation = (code & !SUBTYPED) as usize;
             let edge = Edge { label, origin: Origin::Basic, code };
             graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
@@ -343,9 +367,15 @@ impl<'s> SentenceGraph<'s> {
         self.buffers.labels.text(label)
     }
 
-    /// The [`Label`] of `text`, added to the graph's labels if new.
+    /// The [`Label`] of `text`, added to the graph's labels if new; a text that is not a label
+    /// of UD's shape gives its repair ([`LabelTable::intern`]).
     pub fn intern(&mut self, text: &str) -> Label {
         self.buffers.labels.intern(text)
+    }
+
+    /// Counts one repair of `kind` made while building a label from input text.
+    pub fn note_repair(&mut self, kind: &'static str) {
+        self.buffers.labels.note_repair(kind);
     }
 
     /// The [`Label`] of `text`, if some edge may have it.

@@ -67,14 +67,25 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-/// Whether `label` is a well-formed dependency label: `univ(:sub)*`, each part letters, digits
-/// or `_`, the universal part lower-case ASCII.
-pub fn valid_label(label: &str) -> bool {
-    let mut parts = label.split(':');
-    let univ = parts.next().unwrap_or_default();
-    !univ.is_empty()
-        && univ.bytes().all(|b| b.is_ascii_lowercase())
-        && parts.all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+/// The label `parts` give with each value from the input or from a matched edge standing in as
+/// a value it can take (`dep` for an edge's label, `x` for text; text is cleaned when rendered,
+/// so any is as good), optional parts in or out: what is left to check is the literal text.
+fn label_skeleton(parts: &[TemplatePart], with_optional: bool) -> String {
+    let mut label = String::new();
+    for part in parts {
+        if part.optional {
+            if !with_optional {
+                continue;
+            }
+            label.push(':');
+        }
+        match &part.value {
+            TemplateValue::Literal(text) => label.push_str(text),
+            TemplateValue::Edge { part: EdgeLabelPart::Label | EdgeLabelPart::Univ, .. } => label.push_str("dep"),
+            _ => label.push('x'),
+        }
+    }
+    label
 }
 
 /// Everything a rule is checked against.
@@ -1067,23 +1078,6 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             self.error(expr.span, "empty label");
             return None;
         }
-        if all_literal {
-            let label: String = expr
-                .parts
-                .iter()
-                .map(|p| {
-                    if let PartValue::Literal(t) = &p.value {
-                        t.as_str()
-                    } else {
-                        ""
-                    }
-                })
-                .collect();
-            if !valid_label(&label) {
-                self.error(expr.span, format!("`{label}` is not a valid label (`univ` or `univ:subtype`, lower-case universal part)"));
-                return None;
-            }
-        }
         // The universal part, when literal text spells it: all of a leading literal that ends
         // at `:` or is followed only by optional parts (which write `:value`).
         if let Some(TemplatePart { value: TemplateValue::Literal(lead), .. }) = parts.first() {
@@ -1093,8 +1087,26 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                 None if rest_optional => Some(lead.as_str()),
                 None => None,
             };
-            if let Some(univ) = univ.filter(|u| !u.is_empty()) {
+            // A malformed name (`Nsubj`) is left to the grammar's message below.
+            if let Some(univ) = univ.filter(|u| !u.is_empty() && u.bytes().all(|b| b.is_ascii_lowercase())) {
                 self.known_relation(univ, expr.span)?;
+            }
+        }
+        // The literal text must fit UD's label grammar whatever the values: a rule can then
+        // write no label that `validate` refuses (values are cleaned when rendered).
+        for with_optional in [true, false] {
+            let label = label_skeleton(&parts, with_optional);
+            if label.is_empty() {
+                continue;
+            }
+            if let Some(problem) = crate::ud::enhanced_label_problem(&label) {
+                let message = if all_literal {
+                    problem
+                } else {
+                    format!("this template cannot give a valid label: {problem} (its values standing in as `dep` and `x`)")
+                };
+                self.error(expr.span, message);
+                return None;
             }
         }
         Some(Template { parts })
@@ -1338,8 +1350,8 @@ fn check_deps(deps: &str) -> Result<(), String> {
         if NodeId::parse(head).is_none() {
             return Err(format!("`{head}` is not a node ID"));
         }
-        if !valid_label(label) {
-            return Err(format!("`{label}` is not a valid label"));
+        if let Some(problem) = crate::ud::enhanced_label_problem(label) {
+            return Err(format!("`{label}` is not a valid label: {problem}"));
         }
     }
     Ok(())

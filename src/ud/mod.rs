@@ -1,11 +1,16 @@
 //! UD facts, kept once: the universal relations, UPOS tags, universal features and the grammar
 //! of basic and enhanced relation labels. The graph, the rule checker, `validate` and `eval`
 //! all read them from here, so a label a rule can write and a label `validate` accepts are the
-//! same thing.
+//! same thing. Text from the input enters labels only through [`push_label_text`],
+//! [`push_feature_value`] and [`repair_label`] (`docs/labels.md`).
 
 mod labels;
+pub mod repairs;
+mod text;
 
-pub use labels::{enhanced_label_problem, universal_part};
+pub use labels::{enhanced_label_problem, is_enhanced_label, repair_label, universal_part};
+pub use repairs::Repairs;
+pub use text::{push_feature_value, push_label_text, TextFix};
 
 /// The 37 universal relations, plus `ref`, which exists only in the enhanced layer. Their order
 /// is the bit order of [`crate::graph::relation_bit`].
