@@ -57,6 +57,12 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
             summary.sentences, summary.copied_invalid
         );
     }
+    if summary.runaways > 0 {
+        eprintln!(
+            "eudify: {} sentences, {} with runaway rules written with basic DEPS",
+            summary.sentences, summary.runaways
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

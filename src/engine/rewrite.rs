@@ -23,6 +23,9 @@ pub struct Changes {
     /// Whether to record `added`: the seeds of the next round's delta plans. A phase whose
     /// rules have none needs only the relation sets.
     pub seeds: bool,
+    /// An action made a label longer than [`super::MAX_LABEL_BYTES`] (and was skipped): the
+    /// engine stops the sentence as a runaway.
+    pub label_too_long: bool,
 }
 
 /// An edge a round added or relabelled: a seed for the next round's delta plans.
@@ -45,6 +48,7 @@ impl Changes {
         self.added_relations = 0;
         self.nodes = false;
         self.added.clear();
+        self.label_too_long = false;
     }
 
     /// An edge with this [`crate::graph::relation_code`] was removed or relabelled away from.
@@ -81,7 +85,7 @@ pub fn apply(
                 if from == to {
                     continue;
                 }
-                if let Some(label) = label_of(graph, lemmas, template, binding, label) {
+                if let Some(label) = label_of(graph, lemmas, template, binding, label, changes) {
                     if let Some(code) = graph.add_edge(from, to, label, origin) {
                         changes.added(from, to, code, label);
                         changed = true;
@@ -98,7 +102,7 @@ pub fn apply(
                 }
             }
             CheckedAction::Relabel { from, to, label: test, new_label } => {
-                if let Some(label) = label_of(graph, lemmas, new_label, binding, label) {
+                if let Some(label) = label_of(graph, lemmas, new_label, binding, label, changes) {
                     let (from, to) = (binding.node(*from), binding.node(*to));
                     for edge in matching_edges(graph, from, to, test, binding) {
                         if let Some((old, new)) = graph.relabel(edge, label, origin) {
@@ -191,14 +195,30 @@ fn matching_edges(
         .collect()
 }
 
-/// The label a template gives for `binding` (`None`: a required part has no value, and the
-/// action is skipped for this match). `out` holds the text while it is built.
-fn label_of(graph: &mut SentenceGraph, lemmas: &Lemmas, template: &Template, binding: &Binding, out: &mut String) -> Option<Label> {
+/// The label a template gives for `binding` (`None`: a required part has no value, or the
+/// label is too long — noted in `changes` — and the action is skipped for this match). `out`
+/// holds the text while it is built.
+fn label_of(
+    graph: &mut SentenceGraph,
+    lemmas: &Lemmas,
+    template: &Template,
+    binding: &Binding,
+    out: &mut String,
+    changes: &mut Changes,
+) -> Option<Label> {
     // `{e.label}` alone, as in `H =[e.label]=> N`: the matched label itself, no text built.
     if let [TemplatePart { value: TemplateValue::Edge { edge, part: EdgeLabelPart::Label }, optional: false }] = template.parts[..] {
         return binding.label_id(graph, edge).filter(|&l| l != Label::EMPTY);
     }
-    render(graph, lemmas, template, binding, out).then(|| graph.intern(out))
+    if !render(graph, lemmas, template, binding, out) {
+        return None;
+    }
+    // Checked before interning: a label that grows each step is never stored.
+    if out.len() > super::MAX_LABEL_BYTES {
+        changes.label_too_long = true;
+        return None;
+    }
+    Some(graph.intern(out))
 }
 
 /// Writes the label a template gives for `binding` into `out`; false when a required part has
