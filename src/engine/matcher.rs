@@ -295,9 +295,9 @@ fn each_edge(
         Layer::Enhanced => match (from, to) {
             // A dependent has few heads; a head may have many dependents.
             (Some(f), Some(t)) => graph
-                .incoming(t)
-                .filter(|(_, h, e)| *h == f && admits(e.code))
-                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.code, Some(e.label)))),
+                .edges_between(f, t)
+                .filter(|(_, e)| admits(e.code))
+                .all(|(id, e)| visit((f, t, EdgeRefId::Enhanced(id), e.code, Some(e.label)))),
             (None, Some(t)) => graph
                 .incoming(t)
                 .filter(|(_, _, e)| admits(e.code))

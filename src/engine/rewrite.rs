@@ -187,12 +187,7 @@ fn matching_edges(
         return label.and_then(|label| graph.find_edge(from, to, label)).into_iter().collect();
     }
     let labels = bound_labels(graph, binding);
-    // A dependent has few heads; a head may have many dependents.
-    graph
-        .incoming(to)
-        .filter(|(_, h, e)| *h == from && test.matches(graph.label_text(e.label), &labels))
-        .map(|(id, _, _)| id)
-        .collect()
+    graph.edges_between(from, to).filter(|(_, e)| test.matches(graph.label_text(e.label), &labels)).map(|(id, _)| id).collect()
 }
 
 /// The label a template gives for `binding` (`None`: a required part has no value, or the
