@@ -7,6 +7,7 @@ mod conllu_io;
 mod engine;
 mod eval;
 mod invariants;
+mod limits;
 mod robustness;
 mod rules_front;
 mod validate;

@@ -167,12 +167,15 @@ pub enum Limit {
 
 impl std::fmt::Display for StepLimitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (what, rule) = match self.limit {
-            Limit::Steps(n) => (format!("step limit ({n}) reached"), "last rule applied"),
-            Limit::Growth(n) => (format!("growth limit ({n} nodes and edges gained) reached"), "last rule applied"),
-            Limit::LabelBytes(n) => (format!("label longer than {n} bytes made"), "by rule"),
+        let what = match self.limit {
+            Limit::Steps(n) => format!("step limit ({n}) reached"),
+            Limit::Growth(n) => format!("growth limit ({n} nodes and edges gained) reached"),
+            Limit::LabelBytes(n) => {
+                let (phase, rule, location) = (&self.phase, &self.rule, &self.location);
+                return write!(f, "a rule made a label longer than {n} bytes in phase '{phase}': {rule} ({location})");
+            }
         };
-        write!(f, "rules do not terminate: {what} in phase '{}'; {rule}: {} ({})", self.phase, self.rule, self.location)
+        write!(f, "rules do not terminate: {what} in phase '{}'; last rule applied: {} ({})", self.phase, self.rule, self.location)
     }
 }
 
