@@ -191,7 +191,7 @@ impl Search<'_, '_> {
                 };
                 // An empty node has no basic children.
                 let Some(head) = graph.word_of(from) else { return true };
-                let children = graph.basic_children(head);
+                let children = graph.basic_children_for(head, info.filter.allowed());
                 let at = graph.position(anchor);
                 let binding = &*self.binding;
                 let label = &plan.pattern.edges[edge].label;
@@ -218,7 +218,7 @@ impl Search<'_, '_> {
             Step::FollowOut { edge } if plan.between.get(index).is_some_and(|b| *b != (None, None)) => {
                 let info = plan.edge_info[edge];
                 let Some(head) = self.binding.nodes[info.from].and_then(|f| graph.word_of(f)) else { return true };
-                let children = graph.basic_children(head);
+                let children = graph.basic_children_for(head, info.filter.allowed());
                 let (after, before) = plan.between[index];
                 let position = |v: Option<usize>| v.and_then(|v| self.binding.nodes[v]).map(|n| graph.position(n));
                 let start = position(after).map_or(0, |at| children.partition_point(|&c| (c, 0) <= at));
@@ -326,7 +326,7 @@ fn each_edge(
                 },
                 (Some(f), None) => match word_of(f) {
                     Some(h) => graph
-                        .basic_children(h)
+                        .basic_children_for(h, filter.allowed())
                         .iter()
                         .filter(|&&d| admits(graph.basic_code(d)))
                         .all(|&d| visit(basic_edge(graph, d))),
