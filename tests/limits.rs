@@ -348,6 +348,6 @@ fn the_next_conjunct_is_found_without_scanning_the_siblings() {
             assert!(plan.nearest.iter().any(Option::is_some), "{name}: {:?}", plan.steps);
         }
         // The without block's sibling between two conjuncts: a bounded range of children.
-        assert!(rule.withouts[0].between.iter().any(|&(after, before)| after.is_some() && before.is_some()), "{name}");
+        assert!(rule.withouts[2].between.iter().any(|&(after, before)| after.is_some() && before.is_some()), "{name}");
     }
 }
