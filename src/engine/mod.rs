@@ -225,6 +225,11 @@ impl Enhancer {
         if result.is_err() {
             // The basic profile's path: a graph of the basic tree, no rule run.
             graph = SentenceGraph::from_basic_in(sentence, graph.into_buffers());
+            // A runaway's matches and changes can number millions: not kept for the next sentence.
+            workspace.matches = Vec::new();
+            workspace.fired = rewrite::Fired::default();
+            workspace.changes = rewrite::Changes::default();
+            workspace.last = rewrite::Changes::default();
         }
         graph.write_layer(layer);
         workspace.graph = graph.into_buffers();
