@@ -183,7 +183,10 @@ impl Search<'_, '_> {
                     _ => each_edge(graph, layer, None, None, info.filter, &mut |candidate| self.try_edge(index, edge, candidate)),
                 }
             }
-            Step::FollowOut { edge } if plan.nearest.get(index).is_some_and(Option::is_some) => {
+            // (An anchor not bound yet leaves the step to the general ones below.)
+            Step::FollowOut { edge }
+                if plan.nearest.get(index).copied().flatten().is_some_and(|n| self.binding.nodes[n.anchor].is_some()) =>
+            {
                 let nearest = plan.nearest[index].expect("checked");
                 let info = plan.edge_info[edge];
                 let (Some(from), Some(anchor)) = (self.binding.nodes[info.from], self.binding.nodes[nearest.anchor]) else {
