@@ -48,6 +48,9 @@ pub struct Summary {
     pub without_lemma: usize,
     /// Labels repaired to UD's shape, by kind (`ROOT → root`, `marker text cleaned`…).
     pub repairs: crate::ud::Repairs,
+    /// Sentences whose rules ran away (reached the engine's limits), written with the basic
+    /// copy as DEPS, in either mode.
+    pub runaways: usize,
 }
 
 impl Summary {
@@ -55,6 +58,7 @@ impl Summary {
         self.sentences += other.sentences;
         self.words += other.words;
         self.copied_invalid += other.copied_invalid;
+        self.runaways += other.runaways;
         self.without_lemma += other.without_lemma;
         self.repairs.add_all(&other.repairs);
     }
@@ -104,6 +108,8 @@ struct Chunk {
     /// Invalid sentences, each with the length of `out` before it. Under [`OnError::Fail`]
     /// the chunk stops at the first: the output ends before it.
     errors: Vec<(usize, ParseError)>,
+    /// Sentences whose rules ran away, written with basic DEPS: reported, never fatal.
+    runaways: Vec<ParseError>,
 }
 
 /// Per-thread buffers reused from sentence to sentence.
@@ -139,6 +145,7 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, pipeline: &Pipeline) {
     let (enhancer, on_error) = (pipeline.enhancer, pipeline.options.on_error);
     chunk.out.clear();
     chunk.errors.clear();
+    chunk.runaways.clear();
     chunk.summary = Summary::default();
     let mut reader = BlockReader::continuing(&chunk.input[..], 1, chunk.starts_input);
     let Scratch { block, sentence, layer, workspace } = scratch;
@@ -166,10 +173,14 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, pipeline: &Pipeline) {
                 }
                 chunk.summary.words += sentence.words.len();
                 chunk.summary.without_lemma += words_without_lemma(sentence);
-                let result = enhancer.enhance_with(sentence, layer, workspace);
-                write_sentence(&mut chunk.out, sentence, result.is_ok().then_some(&*layer));
+                // A runaway leaves the basic copy in `layer`: the sentence is written with it.
+                if let Err(message) = enhancer.enhance_with(sentence, layer, workspace) {
+                    chunk.runaways.push(ParseError { line: first_line, message });
+                    chunk.summary.runaways += 1;
+                }
+                write_sentence(&mut chunk.out, sentence, Some(&*layer));
                 block.bytes = sentence.take_bytes();
-                result.err().map(|message| ParseError { line: first_line, message })
+                None
             }
         };
         if let Some(error) = error {
@@ -326,16 +337,20 @@ impl ChunkWriter<'_, '_> {
         let absolute = |error: &ParseError, base: usize| ParseError { line: base + error.line - 1, ..error.clone() };
         let output = |e| PipelineError::Output(e);
         let fail = self.pipeline.options.on_error == OnError::Fail;
+        // (Under `fail` a chunk stops at its first error: its runaways all come before it.)
+        let mut reports: Vec<(usize, &str, &str)> = (chunk.runaways.iter().map(|e| (e.line, &e.message[..], "written with basic DEPS")))
+            .chain(chunk.errors.iter().take(if fail { 0 } else { usize::MAX }).map(|(_, e)| (e.line, &e.message[..], "copied unchanged")))
+            .collect();
+        reports.sort_by_key(|&(line, _, _)| line);
+        for (line, message, outcome) in reports {
+            (self.report)(format!("{}:{}: {} (sentence {outcome})", self.file, self.line + line - 1, message));
+        }
         match chunk.errors.first() {
             Some((before, error)) if fail => {
                 self.out.write_all(&chunk.out[..*before]).map_err(output)?;
                 return Err(PipelineError::Input { file: self.file.to_string(), error: absolute(error, self.line) });
             }
             _ => {}
-        }
-        for (_, error) in &chunk.errors {
-            let error = absolute(error, self.line);
-            (self.report)(format!("{}:{}: {} (sentence copied unchanged)", self.file, error.line, error.message));
         }
         self.out.write_all(&chunk.out).map_err(output)?;
         self.summary.add(&chunk.summary);

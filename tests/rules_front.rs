@@ -269,7 +269,7 @@ fn rule_sets_resolve_settings_and_phases() {
     let phases: Vec<&str> = en.phases.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
         phases,
-        ["case", "relative", "gapping", "coordination", "control", "cleanup"]
+        ["case", "relative", "gapping", "coordination", "coordination_labels", "control", "cleanup"]
     );
     assert_eq!(en.settings.xsubj_label, "nsubj:xsubj");
     assert!(

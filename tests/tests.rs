@@ -9,6 +9,7 @@ mod engine;
 mod eval;
 mod invariants;
 mod labels;
+mod limits;
 mod robustness;
 mod rules_front;
 mod validate;

@@ -58,7 +58,9 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(all_but_deps(&i.bytes), all_but_deps(&o.bytes), "{profile}: a column other than DEPS changed");
         }
     }
-    // Only parse errors are reported: enhancing a valid sentence never fails.
-    assert_eq!((summary.copied_invalid, reports), (bad, bad), "{profile}: enhancement failed");
+    // Only parse errors and runaways are reported (a shipped rule set runs away only on a label
+    // over the engine's limit, such as a marker of dozens of `fixed` words); a runaway sentence
+    // is written with basic DEPS, its columns checked above.
+    assert_eq!((summary.copied_invalid, reports), (bad, bad + summary.runaways), "{profile}: enhancement failed");
     assert_eq!(summary.sentences, ins.iter().filter(|b| !b.is_blank()).count(), "{profile}");
 });

@@ -5,7 +5,7 @@ use super::output::Output;
 use anyhow::{Context, Result};
 use eudify::conllu::input;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
-use eudify::text::count;
+use eudify::text::{count, thousands};
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,14 +58,19 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
 
 /// The line `enhance` ends with on stderr when something was not enhanced as given, never
 /// silently: sentences copied unchanged for being invalid, labels repaired to UD's shape
-/// (`eudify: 2,077 sentences; 2,077 labels repaired (ROOT → root)`).
+/// (`eudify: 2,077 sentences; 2,077 labels repaired (ROOT → root)`), sentences whose rules ran
+/// away and were written with the basic copy as DEPS.
 pub fn summary_line(summary: &Summary) -> Option<String> {
-    if summary.copied_invalid == 0 && summary.repairs.is_empty() {
+    if summary.copied_invalid == 0 && summary.runaways == 0 && summary.repairs.is_empty() {
         return None;
     }
     let mut line = format!("eudify: {}", count(summary.sentences as u64, "sentence"));
     if summary.copied_invalid > 0 {
         line += &format!(", {} copied unchanged", count(summary.copied_invalid as u64, "invalid one"));
+    }
+    if summary.runaways > 0 {
+        let verb = if summary.runaways == 1 { "was" } else { "were" };
+        line += &format!(", {} with runaway rules {verb} written with basic DEPS", thousands(summary.runaways as u64));
     }
     if !summary.repairs.is_empty() {
         line += &format!("; {}", summary.repairs);

@@ -144,6 +144,29 @@ pub struct Plan {
     pub edge_info: Vec<EdgeInfo>,
     /// Bit `i`: `filters[i]` has tests (steps from 64 on are always tested).
     pub filtered_steps: u64,
+    /// `nearest[i]`: step `i` (a [`Step::FollowOut`]) can only bind the nearest candidate
+    /// ([`Nearest`]); empty when no step can.
+    pub nearest: Vec<Option<Nearest>>,
+    /// `between[i]`: for a [`Step::FollowOut`] along basic edges, variables bound before it
+    /// that its new variable must follow (`A << X`) and precede (`X << B`): only the children
+    /// between them are tried, found by binary search (children are in word order). A
+    /// `without` block that looks for a sibling between two nodes then costs the siblings
+    /// between them, not all of them.
+    pub between: Vec<(Option<VarId>, Option<VarId>)>,
+}
+
+/// A child step whose candidates a `without` block narrows to one: with `A << X` and
+/// `without { P -[L]-> M; A << M; M << X; }`, the only X that can match is the nearest
+/// L-child of P after A (any later one has that one between), provided no variable bound
+/// after X can be a child of P (else it could take the nearest, and M could not be it). Searching
+/// the next sibling of each conjunct then costs a binary search, not a scan of all its
+/// siblings: this is what keeps "the next conjunct" linear in a long coordination.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Nearest {
+    /// `A`.
+    pub anchor: VarId,
+    /// X after A (`A << X`); false: X before A (`X << A`, the without block mirrored).
+    pub after: bool,
 }
 
 /// The field tests of one pattern node, as the matcher runs them.
@@ -373,6 +396,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
     let mut done = Done::default();
     let before = done.newly_testable(pattern, &bound);
     let mut steps = Vec::new();
+    let mut between = Vec::new();
     let mut filters = Vec::new();
     loop {
         // The cheapest edge that touches a bound node: basic checks first, then a dependent's
@@ -443,6 +467,20 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
                 bound[pattern.edges[e].to] = true;
             }
         }
+        between.push(match step {
+            Step::FollowOut { edge } if pattern.edges[edge].layer == Layer::Basic => {
+                let x = pattern.edges[edge].to;
+                let bound_before = |o: &OrderTest, want_left: bool| match *o {
+                    OrderTest::Before { left: Operand::Node(l), right: Operand::Node(r), immediately: false } => {
+                        let (other, new) = if want_left { (l, r) } else { (r, l) };
+                        (new == x && other != x && bound[other]).then_some(other)
+                    }
+                    _ => None,
+                };
+                (pattern.order.iter().find_map(|o| bound_before(o, true)), pattern.order.iter().find_map(|o| bound_before(o, false)))
+            }
+            _ => (None, None),
+        });
         steps.push(step);
         filters.push(done.newly_testable(pattern, &bound));
     }
@@ -477,7 +515,67 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
                 .collect(),
         })
         .collect();
-    Plan { pattern: pattern.clone(), node_tests, steps, filters, before, edge_info, filtered_steps }
+    let nearest = Vec::new();
+    Plan { pattern: pattern.clone(), node_tests, steps, filters, before, edge_info, filtered_steps, nearest, between }
+}
+
+/// The steps of `plan` that a `without` block narrows to the nearest candidate ([`Nearest`]).
+fn nearest_steps(plan: &Plan, withouts: &[CheckedPattern]) -> Vec<Option<Nearest>> {
+    let before = |left: VarId, right: VarId| {
+        move |o: &OrderTest| {
+            matches!(o, OrderTest::Before { left: Operand::Node(l), right: Operand::Node(r), immediately: false }
+                if (*l, *r) == (left, right))
+        }
+    };
+    let nearest = |index: usize| -> Option<Nearest> {
+        let Step::FollowOut { edge } = plan.steps[index] else { return None };
+        let test = &plan.pattern.edges[edge];
+        // A variable bound later along a basic edge from another node than P has another
+        // basic head: it cannot take a child of P.
+        let later_bind_no_child = plan.steps[index + 1..].iter().all(|s| match *s {
+            Step::Connect { .. } => true,
+            Step::FollowOut { edge } => {
+                let e = &plan.pattern.edges[edge];
+                e.layer == Layer::Basic && !e.negated && e.from != test.from
+            }
+            _ => false,
+        });
+        if test.layer != Layer::Basic || test.negated || !later_bind_no_child {
+            return None;
+        }
+        let x = test.to;
+        // Each order test `A << X` or `X << A` of the pattern, with a without block that says
+        // no L-child of P lies between.
+        plan.pattern.order.iter().find_map(|o| {
+            let OrderTest::Before { left: Operand::Node(l), right: Operand::Node(r), immediately: false } = *o else {
+                return None;
+            };
+            let (anchor, after) = if r == x { (l, true) } else if l == x { (r, false) } else { return None };
+            withouts
+                .iter()
+                .any(|w| {
+                    let m = w.new_vars.start;
+                    let between = if after { [before(anchor, m), before(m, x)] } else { [before(x, m), before(m, anchor)] };
+                    w.new_vars.len() == 1
+                        && w.nodes.is_empty()
+                        && w.order.len() == 2
+                        && between.iter().all(|b| w.order.iter().any(b))
+                        && matches!(&w.edges[..], [e] if e.layer == Layer::Basic && !e.negated && (e.from, e.to) == (test.from, m)
+                            && same_label_test(&e.label, &test.label))
+                })
+                .then_some(Nearest { anchor, after })
+        })
+    };
+    (0..plan.steps.len()).map(nearest).collect()
+}
+
+/// Whether two label tests are the same test (for the tests [`nearest_steps`] compares).
+fn same_label_test(a: &LabelTest, b: &LabelTest) -> bool {
+    match (a, b) {
+        (LabelTest::Any, LabelTest::Any) => true,
+        (LabelTest::Exact(x), LabelTest::Exact(y)) | (LabelTest::Universal(x), LabelTest::Universal(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// Which tests of a pattern are already scheduled.
@@ -658,7 +756,8 @@ pub fn compile(rule: &CheckedRule, lemma_tests: &mut LemmaTests) -> CompiledRule
     let var_count = rule.vars.len();
     let mut bound = vec![false; var_count];
     let no_edge_vars = vec![false; rule.edge_vars.len()];
-    let plan = plan(&rule.pattern, &bound, &no_edge_vars, lemma_tests);
+    let mut plan = plan(&rule.pattern, &bound, &no_edge_vars, lemma_tests);
+    plan.nearest = nearest_steps(&plan, &rule.withouts);
     for v in rule.pattern.new_vars.clone() {
         bound[v] = true;
     }
@@ -708,7 +807,8 @@ pub fn compile(rule: &CheckedRule, lemma_tests: &mut LemmaTests) -> CompiledRule
                 let twin = &rule.pattern.edges[info.edge];
                 twin.layer == Layer::Basic && !twin.negated && (twin.from, twin.to) == (e.from, e.to)
             }));
-            let plan = self::plan(&rule.pattern, &seeded, &no_edge_vars, lemma_tests);
+            let mut plan = self::plan(&rule.pattern, &seeded, &no_edge_vars, lemma_tests);
+            plan.nearest = nearest_steps(&plan, &rule.withouts);
             DeltaPlan { edge: i, plan, seed_tests, seed_basic, basic_twin }
         })
         .collect::<Vec<_>>();

@@ -183,6 +183,54 @@ impl Search<'_, '_> {
                     _ => each_edge(graph, layer, None, None, info.filter, &mut |candidate| self.try_edge(index, edge, candidate)),
                 }
             }
+            // (An anchor not bound yet leaves the step to the general ones below.)
+            Step::FollowOut { edge }
+                if plan.nearest.get(index).copied().flatten().is_some_and(|n| self.binding.nodes[n.anchor].is_some()) =>
+            {
+                let nearest = plan.nearest[index].expect("checked");
+                let info = plan.edge_info[edge];
+                let (Some(from), Some(anchor)) = (self.binding.nodes[info.from], self.binding.nodes[nearest.anchor]) else {
+                    return true;
+                };
+                // An empty node has no basic children.
+                let Some(head) = graph.word_of(from) else { return true };
+                let children = graph.basic_children_for(head, info.filter.allowed());
+                let at = graph.position(anchor);
+                let binding = &*self.binding;
+                let label = &plan.pattern.edges[edge].label;
+                let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
+                let passes = |&d: &u32| {
+                    let code = graph.basic_code(d);
+                    info.filter.admits(code)
+                        && (info.filter.is_sure(code) || label.matches(graph.basic_deprel(d), &labels))
+                        && !binding.is_used(graph.word_node(d))
+                };
+                // Children are in word order: the nearest after (before) the anchor.
+                let nearest = if nearest.after {
+                    let start = children.partition_point(|&c| (c, 0) <= at);
+                    children[start..].iter().find(|d| passes(d))
+                } else {
+                    let end = children.partition_point(|&c| (c, 0) < at);
+                    children[..end].iter().rev().find(|d| passes(d))
+                };
+                match nearest {
+                    Some(&d) => self.try_edge(index, edge, basic_edge(graph, d)),
+                    None => true,
+                }
+            }
+            Step::FollowOut { edge } if plan.between.get(index).is_some_and(|b| *b != (None, None)) => {
+                let info = plan.edge_info[edge];
+                let Some(head) = self.binding.nodes[info.from].and_then(|f| graph.word_of(f)) else { return true };
+                let children = graph.basic_children_for(head, info.filter.allowed());
+                let (after, before) = plan.between[index];
+                let position = |v: Option<usize>| v.and_then(|v| self.binding.nodes[v]).map(|n| graph.position(n));
+                let start = position(after).map_or(0, |at| children.partition_point(|&c| (c, 0) <= at));
+                let end = position(before).map_or(children.len(), |at| children.partition_point(|&c| (c, 0) < at));
+                children[start..end.max(start)]
+                    .iter()
+                    .filter(|&&d| info.filter.admits(graph.basic_code(d)))
+                    .all(|&d| self.try_edge(index, edge, basic_edge(graph, d)))
+            }
             Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
                 let info = plan.edge_info[edge];
                 let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
@@ -282,7 +330,7 @@ fn each_edge(
                 },
                 (Some(f), None) => match word_of(f) {
                     Some(h) => graph
-                        .basic_children(h)
+                        .basic_children_for(h, filter.allowed())
                         .iter()
                         .filter(|&&d| admits(graph.basic_code(d)))
                         .all(|&d| visit(basic_edge(graph, d))),
@@ -296,9 +344,9 @@ fn each_edge(
         Layer::Enhanced => match (from, to) {
             // A dependent has few heads; a head may have many dependents.
             (Some(f), Some(t)) => graph
-                .incoming(t)
-                .filter(|(_, h, e)| *h == f && admits(e.code))
-                .all(|(id, h, e)| visit((h, t, EdgeRefId::Enhanced(id), e.code, Some(e.label)))),
+                .edges_between(f, t)
+                .filter(|(_, e)| admits(e.code))
+                .all(|(id, e)| visit((f, t, EdgeRefId::Enhanced(id), e.code, Some(e.label)))),
             (None, Some(t)) => graph
                 .incoming(t)
                 .filter(|(_, _, e)| admits(e.code))

@@ -4,7 +4,7 @@
 //! Within a phase, every rule's matches are found first, then applied in rule order; this repeats
 //! until no rule finds a match it has not applied before (a fixpoint). A rule fires at most
 //! once per match, so a rule whose match survives its own action does not loop; a rule set that
-//! keeps creating new matches is stopped by a per-sentence step limit with the rule's name.
+//! keeps creating new matches is stopped by per-sentence [`Limits`] with the rule's name.
 
 pub mod compile;
 pub mod examples;
@@ -23,9 +23,45 @@ use matcher::Binding;
 use std::ops::Range;
 
 /// Rule applications allowed per sentence: a fixed floor plus a share per word, far above what
-/// any terminating rule set needs (each application adds or changes at least one edge).
+/// any terminating rule set needs (each match fires once per phase).
 const STEPS_FLOOR: usize = 1_000;
 const STEPS_PER_WORD: usize = 50;
+/// Nodes and edges a sentence's graph may gain over its basic tree: a floor plus a share per
+/// word. The dev treebanks gain under one edge per word; a rule set that grows the graph
+/// without end (or quadratically, as sharing every dependent of a 10,000-item coordination would)
+/// is stopped before it costs more memory than a few copies of the sentence.
+const GROWTH_FLOOR: usize = 1_000;
+const GROWTH_PER_WORD: usize = 10;
+/// Longest label a rule may make, in bytes (the dev treebanks' longest is 25): a label that grows
+/// at each step would otherwise cost time and memory quadratic in the steps.
+pub const MAX_LABEL_BYTES: usize = 200;
+
+/// What a sentence's enhancement may spend before it is stopped as a runaway
+/// ([`StepLimitError`]): rule applications, and nodes plus edges gained over the basic tree.
+/// Labels are bounded by [`MAX_LABEL_BYTES`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub steps: usize,
+    pub growth: usize,
+    /// Nodes plus edges of the graph before any rule ran.
+    pub base: usize,
+}
+
+impl Limits {
+    /// The limits of `graph`'s sentence, as the graph is now (its basic tree).
+    pub fn of(graph: &SentenceGraph) -> Limits {
+        let words = graph.word_count() as usize;
+        Limits {
+            steps: STEPS_FLOOR + STEPS_PER_WORD * words,
+            growth: GROWTH_FLOOR + GROWTH_PER_WORD * words,
+            base: graph_size(graph),
+        }
+    }
+}
+
+fn graph_size(graph: &SentenceGraph) -> usize {
+    graph.petgraph().node_count() + graph.petgraph().edge_count()
+}
 
 /// Everything needed to enhance sentences for one profile; shared by all threads.
 #[derive(Debug, Default)]
@@ -119,22 +155,37 @@ impl Workspace {
     }
 }
 
-/// A rule set that did not reach a fixpoint.
+/// A rule set that did not reach a fixpoint within the sentence's [`Limits`]: a runaway.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepLimitError {
     pub rule: String,
     pub location: String,
     pub phase: String,
-    pub steps: usize,
+    pub limit: Limit,
+}
+
+/// Which limit a runaway reached, with its value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Rule applications.
+    Steps(usize),
+    /// Nodes plus edges gained.
+    Growth(usize),
+    /// Bytes of one label.
+    LabelBytes(usize),
 }
 
 impl std::fmt::Display for StepLimitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "rules do not terminate: step limit ({}) reached in phase '{}'; last rule applied: {} ({})",
-            self.steps, self.phase, self.rule, self.location
-        )
+        let what = match self.limit {
+            Limit::Steps(n) => format!("step limit ({n}) reached"),
+            Limit::Growth(n) => format!("growth limit ({n} nodes and edges gained) reached"),
+            Limit::LabelBytes(n) => {
+                let (phase, rule, location) = (&self.phase, &self.rule, &self.location);
+                return write!(f, "a rule made a label longer than {n} bytes in phase '{phase}': {rule} ({location})");
+            }
+        };
+        write!(f, "rules do not terminate: {what} in phase '{}'; last rule applied: {} ({})", self.phase, self.rule, self.location)
     }
 }
 
@@ -175,12 +226,23 @@ impl Enhancer {
     }
 
     /// [`Enhancer::enhance`] with buffers kept from one sentence to the next.
+    ///
+    /// A runaway (a rule set that reaches the sentence's [`Limits`]) costs only its sentence:
+    /// `layer` then holds the basic copy, as the `basic` profile writes it, and the error says
+    /// which rule, where, and in which sentence.
     pub fn enhance_with(&self, sentence: &Sentence, layer: &mut EnhancedLayer, workspace: &mut Workspace) -> Result<(), String> {
         let mut graph = SentenceGraph::from_basic_in(sentence, std::mem::take(&mut workspace.graph));
         let result = self.run_with(&mut graph, workspace);
-        if result.is_ok() {
-            graph.write_layer(layer);
+        if result.is_err() {
+            // The basic profile's path: a graph of the basic tree, no rule run.
+            graph = SentenceGraph::from_basic_in(sentence, graph.into_buffers());
+            // A runaway's matches and changes can number millions: not kept for the next sentence.
+            workspace.matches = Vec::new();
+            workspace.fired = rewrite::Fired::default();
+            workspace.changes = rewrite::Changes::default();
+            workspace.last = rewrite::Changes::default();
         }
+        graph.write_layer(layer);
         workspace.graph = graph.into_buffers();
         result.map_err(|e| match sentence.comment("sent_id") {
             Some(id) => format!("sentence {id}: {e}"),
@@ -195,7 +257,7 @@ impl Enhancer {
 
     fn run_with(&self, graph: &mut SentenceGraph, workspace: &mut Workspace) -> Result<(), StepLimitError> {
         let (relations, upos) = (graph.basic_relations(), graph.upos_tags());
-        let limit = STEPS_FLOOR + STEPS_PER_WORD * graph.word_count() as usize;
+        let limits = Limits::of(graph);
         self.prepare(graph, workspace);
         let mut steps = 0;
         let mut candidates = std::mem::take(&mut workspace.candidates);
@@ -208,7 +270,7 @@ impl Enhancer {
             candidates.clear();
             candidates.extend(range.clone().filter(|&r| self.gates[r].anchor.admits(relations, upos)));
             if !candidates.is_empty() {
-                result = self.run_phase(graph, name, &candidates, &mut steps, limit, workspace);
+                result = self.run_phase(graph, name, &candidates, &mut steps, limits, workspace);
                 if result.is_err() {
                     break;
                 }
@@ -228,16 +290,26 @@ impl Enhancer {
     }
 
     /// Runs the given rules (indices into `rules`) to a fixpoint, in a `workspace` made ready
-    /// for the sentence ([`Enhancer::prepare`]).
+    /// for the sentence ([`Enhancer::prepare`]). `steps` counts the rule applications of the
+    /// sentence so far.
     pub fn run_phase(
         &self,
         graph: &mut SentenceGraph,
         phase: &str,
         rules: &[usize],
         steps: &mut usize,
-        limit: usize,
+        limits: Limits,
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
+        let runaway = |r: usize, limit: Limit| {
+            let rule = &self.rules[r].rule;
+            StepLimitError {
+                rule: rule.name.clone(),
+                location: format!("{}:{}", rule.path, rule.span.line),
+                phase: phase.to_string(),
+                limit,
+            }
+        };
         let Workspace { fired, matches, match_count, label, binding, changes, last, lemmas, .. } = workspace;
         // Clearing a hash table costs its capacity even when it is empty.
         if !fired.is_empty() {
@@ -248,6 +320,9 @@ impl Enhancer {
         last.seeds = changes.seeds;
         loop {
             *match_count = 0;
+            // Every match found is applied: finding more than the steps left is a runaway, found
+            // before the matches fill memory.
+            let over_limit = std::cell::Cell::new(None);
             let enhanced = graph.enhanced_relations();
             for &r in rules {
                 let gate = &self.gates[r];
@@ -266,6 +341,10 @@ impl Enhancer {
                 // A rule searched once per phase finds each match once: nothing to record.
                 let record = self.exhaustive_rounds || !gate.searched_once;
                 let mut found = |b: &Binding| {
+                    if *steps + *match_count >= limits.steps {
+                        over_limit.set(Some(r));
+                        return false;
+                    }
                     if !record || fired.insert(r as u32, b, match_vars) {
                         if matches.len() == *match_count {
                             matches.push((r, Binding::default()));
@@ -279,6 +358,9 @@ impl Enhancer {
                 };
                 if search_whole {
                     matcher::search(graph, lemmas, &compiled.plan, &compiled.withouts, binding, &mut found);
+                    if over_limit.get().is_some() {
+                        break;
+                    }
                     continue;
                 }
                 // Semi-naive: a new match uses an edge the last round added.
@@ -299,23 +381,32 @@ impl Enhancer {
                         matcher::search(graph, lemmas, plan, &compiled.withouts, binding, &mut found);
                         binding.nodes[test.from] = None;
                         binding.nodes[test.to] = None;
+                        if over_limit.get().is_some() {
+                            break;
+                        }
                     }
                 }
+                if over_limit.get().is_some() {
+                    break;
+                }
+            }
+            if let Some(r) = over_limit.get() {
+                return Err(runaway(r, Limit::Steps(limits.steps)));
             }
             first_round = false;
             changes.clear();
             for (r, binding) in matches[..*match_count].iter_mut() {
                 let rule = &self.rules[*r].rule;
+                *steps += 1;
                 if rewrite::apply(graph, lemmas, &rule.actions, binding, Origin::Rule(*r as u32), changes, label) {
-                    *steps += 1;
-                    if *steps > limit {
-                        return Err(StepLimitError {
-                            rule: rule.name.clone(),
-                            location: format!("{}:{}", rule.path, rule.span.line),
-                            phase: phase.to_string(),
-                            steps: limit,
-                        });
+                    // One action adds at most one node, or edges bounded by a degree: checked
+                    // after each application, the graph stays within a degree of the limit.
+                    if graph_size(graph) > limits.base + limits.growth {
+                        return Err(runaway(*r, Limit::Growth(limits.growth)));
                     }
+                }
+                if changes.label_too_long {
+                    return Err(runaway(*r, Limit::LabelBytes(MAX_LABEL_BYTES)));
                 }
             }
             // An unchanged graph has no match that was not found already.

@@ -24,6 +24,9 @@ pub struct Changes {
     /// Whether to record `added`: the seeds of the next round's delta plans. A phase whose
     /// rules have none needs only the relation sets.
     pub seeds: bool,
+    /// An action made a label longer than [`super::MAX_LABEL_BYTES`] (and was skipped): the
+    /// engine stops the sentence as a runaway.
+    pub label_too_long: bool,
 }
 
 /// An edge a round added or relabelled: a seed for the next round's delta plans.
@@ -46,6 +49,7 @@ impl Changes {
         self.added_relations = 0;
         self.nodes = false;
         self.added.clear();
+        self.label_too_long = false;
     }
 
     /// An edge with this [`crate::graph::relation_code`] was removed or relabelled away from.
@@ -82,7 +86,7 @@ pub fn apply(
                 if from == to {
                     continue;
                 }
-                if let Some(label) = label_of(graph, lemmas, template, binding, label) {
+                if let Some(label) = label_of(graph, lemmas, template, binding, label, changes) {
                     if let Some(code) = graph.add_edge(from, to, label, origin) {
                         changes.added(from, to, code, label);
                         changed = true;
@@ -99,7 +103,7 @@ pub fn apply(
                 }
             }
             CheckedAction::Relabel { from, to, label: test, new_label } => {
-                if let Some(label) = label_of(graph, lemmas, new_label, binding, label) {
+                if let Some(label) = label_of(graph, lemmas, new_label, binding, label, changes) {
                     let (from, to) = (binding.node(*from), binding.node(*to));
                     for edge in matching_edges(graph, from, to, test, binding) {
                         if let Some((old, new)) = graph.relabel(edge, label, origin) {
@@ -184,17 +188,20 @@ fn matching_edges(
         return label.and_then(|label| graph.find_edge(from, to, label)).into_iter().collect();
     }
     let labels = bound_labels(graph, binding);
-    // A dependent has few heads; a head may have many dependents.
-    graph
-        .incoming(to)
-        .filter(|(_, h, e)| *h == from && test.matches(graph.label_text(e.label), &labels))
-        .map(|(id, _, _)| id)
-        .collect()
+    graph.edges_between(from, to).filter(|(_, e)| test.matches(graph.label_text(e.label), &labels)).map(|(id, _)| id).collect()
 }
 
-/// The label a template gives for `binding` (`None`: a required part has no value, and the
-/// action is skipped for this match). `out` holds the text while it is built.
-fn label_of(graph: &mut SentenceGraph, lemmas: &Lemmas, template: &Template, binding: &Binding, out: &mut String) -> Option<Label> {
+/// The label a template gives for `binding` (`None`: a required part has no value, or the
+/// label is too long — noted in `changes` — and the action is skipped for this match). `out`
+/// holds the text while it is built.
+fn label_of(
+    graph: &mut SentenceGraph,
+    lemmas: &Lemmas,
+    template: &Template,
+    binding: &Binding,
+    out: &mut String,
+    changes: &mut Changes,
+) -> Option<Label> {
     // `{e.label}` alone, as in `H =[e.label]=> N`: the matched label itself, no text built.
     if let [TemplatePart { value: TemplateValue::Edge { edge, part: EdgeLabelPart::Label }, optional: false }] = template.parts[..] {
         return binding.label_id(graph, edge).filter(|&l| l != Label::EMPTY);
@@ -208,8 +215,16 @@ fn label_of(graph: &mut SentenceGraph, lemmas: &Lemmas, template: &Template, bin
     if fixes.dropped {
         graph.note_repair(crate::ud::repairs::TEXT_DROPPED);
     }
+    if !rendered {
+        return None;
+    }
+    // Checked before interning: a label that grows each step is never stored.
+    if out.len() > super::MAX_LABEL_BYTES {
+        changes.label_too_long = true;
+        return None;
+    }
     // Interning repairs what the parts' cleaning cannot see: a label of too many parts.
-    rendered.then(|| graph.intern(out))
+    Some(graph.intern(out))
 }
 
 /// What cleaning the input text in a label's parts did ([`crate::ud::push_label_text`]).

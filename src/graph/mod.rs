@@ -81,6 +81,9 @@ pub struct GraphBuffers {
     children_start: Vec<u32>,
     /// Scratch space of [`SentenceGraph::from_basic_in`].
     next_child: Vec<u32>,
+    /// In a sentence with a word of more than [`WIDE`] children: each word's children (same
+    /// ranges as `children`) grouped by universal relation, each group in word order. Else empty.
+    children_by_relation: Vec<u32>,
     /// Relations (bits) of the basic children of word `n` (0: the root).
     child_relations: Vec<u64>,
     /// Empty nodes in creation order.
@@ -110,6 +113,9 @@ impl GraphBuffers {
 
 /// The relation code of a bare `root`.
 const ROOT: u8 = bare_relation_code("root");
+/// A word with more children than this gets them grouped by relation too
+/// ([`SentenceGraph::basic_children_for`]).
+const WIDE: usize = 32;
 
 /// Buffers for sentences longer than this are not kept (one long sentence would otherwise
 /// hold its memory for the rest of the run).
@@ -130,6 +136,7 @@ impl<'s> SentenceGraph<'s> {
             children,
             children_start,
             next_child,
+            children_by_relation,
             child_relations,
             empty_nodes,
             relation_words,
@@ -158,6 +165,7 @@ impl<'s> SentenceGraph<'s> {
         word_code.clear();
         word_label.clear();
         let (mut upos, mut basic_relations) = (0, 0);
+        let mut wide = false;
         for word in &sentence.words {
             let deprel = sentence.column(word, DEPREL);
             let mut label = labels.intern(deprel);
@@ -178,6 +186,7 @@ impl<'s> SentenceGraph<'s> {
             let edge = Edge { label, origin: Origin::Basic, code };
             graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
             children_start[word.head as usize + 1] += 1;
+            wide |= children_start[word.head as usize + 1] as usize > WIDE;
             child_relations[word.head as usize] |= 1u64 << relation;
             word_code.push(code);
             word_label.push(label);
@@ -204,6 +213,17 @@ impl<'s> SentenceGraph<'s> {
             let relation = (word_code[i] & !SUBTYPED) as usize;
             relation_words[next_relation[relation] as usize] = i as u32 + 1;
             next_relation[relation] += 1;
+        }
+        children_by_relation.clear();
+        if wide {
+            // Words come grouped by relation: placed in turn, each head's children are too.
+            children_by_relation.resize(n, 0);
+            next_child.clone_from(children_start);
+            for &w in relation_words.iter() {
+                let slot = &mut next_child[sentence.words[w as usize - 1].head as usize];
+                children_by_relation[*slot as usize] = w;
+                *slot += 1;
+            }
         }
         empty_nodes.clear();
         SentenceGraph { sentence, buffers, relation_start, upos, basic_relations, enhanced_relations: basic_relations }
@@ -307,6 +327,26 @@ impl<'s> SentenceGraph<'s> {
         &self.buffers.children[self.buffers.children_start[n as usize] as usize..self.buffers.children_start[n as usize + 1] as usize]
     }
 
+    /// The basic children of word `n` that a label with one of `relations` (bits of
+    /// [`relation_bit`]) may join to it, in word order: a word with thousands of children (the
+    /// head of a long coordination) offers only those of the one relation asked for, when its
+    /// children have only one of them. Otherwise all its children, or none.
+    pub fn basic_children_for(&self, n: u32, relations: u64) -> &[u32] {
+        let all = self.basic_children(n);
+        let present = self.basic_child_relations(n) & relations;
+        if present == 0 {
+            return &[];
+        }
+        if all.len() <= WIDE || present.count_ones() != 1 || self.buffers.children_by_relation.is_empty() {
+            return all;
+        }
+        let relation = present.trailing_zeros() as u8;
+        let start = self.buffers.children_start[n as usize] as usize;
+        let group = &self.buffers.children_by_relation[start..start + all.len()];
+        let of = |c: u32| self.basic_relation(c);
+        &group[group.partition_point(|&c| of(c) < relation)..group.partition_point(|&c| of(c) <= relation)]
+    }
+
     // --- node attributes ---
 
     /// A column of the word a node shows: itself, or the word an empty node copies (`_` for the
@@ -397,11 +437,31 @@ impl<'s> SentenceGraph<'s> {
     }
 
     pub fn find_edge(&self, head: NodeIndex, dependent: NodeIndex, label: Label) -> Option<EdgeIndex> {
-        // From the dependent's few heads, not the head's many dependents.
-        self.buffers.graph
-            .edges_directed(dependent, Direction::Incoming)
-            .find(|e| e.source() == head && e.weight().label == label)
-            .map(|e| e.id())
+        self.edges_between(head, dependent).find(|(_, e)| e.label == label).map(|(id, _)| id)
+    }
+
+    /// The edges from `head` to `dependent`, found from whichever end has fewer edges: a
+    /// dependent usually has few heads, but one shared by every conjunct of a long coordination
+    /// has thousands, while each conjunct has few dependents. Costs a few steps of both lists
+    /// more than the shorter one.
+    pub fn edges_between(&self, head: NodeIndex, dependent: NodeIndex) -> impl Iterator<Item = (EdgeIndex, &Edge)> + '_ {
+        let graph = &self.buffers.graph;
+        let (mut heads, mut dependents) =
+            (graph.edges_directed(dependent, Direction::Incoming), graph.edges_directed(head, Direction::Outgoing));
+        let from_dependent = loop {
+            if heads.next().is_none() {
+                break true;
+            }
+            if dependents.next().is_none() {
+                break false;
+            }
+        };
+        let (start, direction, other) =
+            if from_dependent { (dependent, Direction::Incoming, head) } else { (head, Direction::Outgoing, dependent) };
+        graph
+            .edges_directed(start, direction)
+            .filter(move |e| (if from_dependent { e.source() } else { e.target() }) == other)
+            .map(|e| (e.id(), e.weight()))
     }
 
     /// Adds an enhanced edge unless the same one exists; returns the [`relation_code`] of its

@@ -1,0 +1,356 @@
+//! The engine's per-sentence limits and what a runaway costs: rule applications, nodes and
+//! edges gained, label length; a runaway sentence is written with the basic copy as DEPS,
+//! reported with its rule, file:line and sentence, and counted, in both `--on-error` modes.
+//! And big sentences of several shapes under every shipped profile: output valid, sentences
+//! kept (times are measured by `scripts`/benchmarks, not asserted here).
+
+use crate::common::{all_but_deps, run, text};
+use eudify::engine::Enhancer;
+use eudify::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
+use eudify::rules::{list_profiles, load_ruleset, RuleSource};
+use eudify::validate::validate_reader;
+use std::path::PathBuf;
+
+/// A rules folder written by the test: `DIR/profiles/test.toml` running `DIR/test/test.rules`
+/// (whose text is `rules`), lexicons from the embedded ones' declarations.
+fn rules_folder(name: &str, rules: &str) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("limits_{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let files = [
+        ("rules/test/test.rules", rules.to_string()),
+        ("rules/profiles/test.toml", "name = \"test\"\ndescription = \"limits\"\nrules = [\"test/*.rules\"]\n".to_string()),
+        ("lexicons/universal.toml", std::fs::read_to_string("lexicons/universal.toml").unwrap()),
+    ];
+    for (path, content) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+    dir.join("rules")
+}
+
+fn enhancer(rules: &std::path::Path) -> Enhancer {
+    let source = RuleSource::from_dir(rules).unwrap();
+    Enhancer::new(&load_ruleset(&source, "test").unwrap_or_else(|e| panic!("{}", e.render())))
+}
+
+/// A sentence of `n` words: word 1 the root, every other word its `rel` child.
+fn flat(id: Option<&str>, n: usize, rel: &str) -> String {
+    let mut s = id.map_or(String::new(), |id| format!("# sent_id = {id}\n"));
+    s.push_str("1\tw\tw\tNOUN\t_\t_\t0\troot\t_\t_\n");
+    for i in 2..=n {
+        s.push_str(&format!("{i}\tw\tw\tNOUN\t_\t_\t1\t{rel}\t_\t_\n"));
+    }
+    s.push('\n');
+    s
+}
+
+struct Run {
+    out: Vec<u8>,
+    reports: Vec<String>,
+    result: Result<Summary, String>,
+}
+
+fn enhance(enhancer: &Enhancer, on_error: OnError, input: &str) -> Run {
+    let pipeline = Pipeline::new(enhancer, PipelineOptions { on_error, threads: 1, ..PipelineOptions::default() }).unwrap();
+    let (mut out, mut reports) = (Vec::new(), Vec::new());
+    let result = pipeline.run("in.conllu", input.as_bytes(), &mut out, &mut |r| reports.push(r)).map_err(|e| e.to_string());
+    Run { out, reports, result }
+}
+
+/// The `basic` profile's output for `input`: what a runaway sentence must be written as.
+fn basic(input: &str) -> Vec<u8> {
+    let basic = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "basic").unwrap());
+    enhance(&basic, OnError::Fail, input).out
+}
+
+fn assert_valid(out: &[u8]) {
+    let report = validate_reader("out", out).unwrap();
+    let mut rendered = Vec::new();
+    report.write_to(&mut rendered).unwrap();
+    assert!(report.is_valid(), "{}", text(&rendered));
+}
+
+/// Each new edge's label is one byte longer than its match's: a label that grows each step.
+/// (A letter more in the marker part: text built from a matched label stays valid.)
+const GROWING_LABEL: &str = "phase grow\n\nrule longer {\n  match { e: H =[obj:*]=> N; }\n  do    { add H =[{e.univ}:{e.sub}x]=> N; }\n}\n\n\
+     rule start {\n  match { H -[obj]-> N; }\n  do    { add H =[obj:x]=> N; }\n}\n";
+
+#[test]
+fn a_label_that_grows_each_step_is_stopped_at_the_label_limit() {
+    let rules = rules_folder("label", GROWING_LABEL);
+    let enhancer = enhancer(&rules);
+    let input = flat(Some("long"), 2, "obj");
+    let run = enhance(&enhancer, OnError::Fail, &input);
+    let summary = run.result.unwrap();
+    assert_eq!((summary.sentences, summary.runaways), (1, 1));
+    assert_eq!(run.reports.len(), 1, "{:?}", run.reports);
+    let report = &run.reports[0];
+    assert!(report.starts_with("in.conllu:1: sentence long: a rule made a label longer than 200 bytes in phase 'grow': longer ("), "{report}");
+    assert!(report.contains(&format!(": longer ({}:3)", rules.join("test/test.rules").display())), "{report}");
+    assert!(report.ends_with("(sentence written with basic DEPS)"), "{report}");
+    assert_eq!(text(&run.out), text(&basic(&input)));
+}
+
+/// Every pair of edges from one head is a match: a word with 200 children has 40,000, more
+/// than the 11,000 steps its sentence is allowed. They are refused as they are found.
+#[test]
+fn matches_beyond_the_step_limit_stop_the_sentence_while_they_are_found() {
+    let rules = rules_folder(
+        "steps",
+        "phase pairs\n\nrule pairs {\n  match { e: A =[dep]=> B;  f: A =[dep]=> C; }\n  do    { relabel A =[e.label]=> B as \"dep:pair\"; }\n}\n",
+    );
+    let input = flat(None, 201, "dep");
+    let run = enhance(&enhancer(&rules), OnError::Copy, &input);
+    assert_eq!(run.result.unwrap().runaways, 1);
+    assert_eq!(run.reports.len(), 1, "{:?}", run.reports);
+    // No sent_id: the sentence is known by its line.
+    assert!(run.reports[0].starts_with("in.conllu:1: rules do not terminate: step limit (11050) reached"), "{}", run.reports[0]);
+    assert!(run.reports[0].contains("last rule applied: pairs ("), "{}", run.reports[0]);
+    assert_eq!(text(&run.out), text(&basic(&input)));
+}
+
+/// A rule that gives every enhanced edge a new empty node grows the graph without end; the
+/// sentence stops at the growth limit (nodes and edges gained), long before the step limit.
+#[test]
+fn a_graph_that_grows_without_end_is_stopped_at_the_growth_limit() {
+    let rules = rules_folder(
+        "growth",
+        "phase grow\n\nrule grow {\n  match { A =[*]=> B; }\n  do    { E = empty copy of B after B;  add A =[dep]=> E; }\n}\n",
+    );
+    let input = flat(Some("g"), 10, "obj");
+    let run = enhance(&enhancer(&rules), OnError::Fail, &input);
+    assert_eq!(run.result.unwrap().runaways, 1);
+    assert!(run.reports[0].contains("growth limit (1100 nodes and edges gained) reached in phase 'grow'"), "{}", run.reports[0]);
+    assert_eq!(text(&run.out), text(&basic(&input)));
+}
+
+/// A runaway costs only its sentence, in both modes: the sentences around it are enhanced,
+/// reports come in input order with invalid sentences (copy mode), and under `fail` an invalid
+/// sentence after a runaway still stops the run after the runaway was reported.
+#[test]
+fn a_runaway_costs_only_its_sentence_in_both_modes() {
+    let rules = rules_folder(
+        "modes",
+        "phase one\n\nrule obj_plus {\n  match { H -[obj]-> N; }\n  do    { add H =[obj:plus]=> N; }\n}\n\n\
+         rule longer {\n  match { e: H =[nsubj:*]=> N; }\n  do    { add H =[{e.univ}:{e.sub}x]=> N; }\n}\n\n\
+         rule start {\n  match { H -[nsubj]-> N; }\n  do    { add H =[nsubj:x]=> N; }\n}\n",
+    );
+    let enhancer = enhancer(&rules);
+    let good = |id: &str| flat(Some(id), 3, "obj");
+    let runaway = flat(Some("away"), 3, "nsubj");
+    let invalid = "# sent_id = bad\n1\tw\tw\tNOUN\t_\t_\t5\troot\t_\t_\n\n";
+    let input = [good("a"), runaway.clone(), good("b")].concat();
+    for on_error in [OnError::Fail, OnError::Copy] {
+        let run = enhance(&enhancer, on_error, &input);
+        let summary = run.result.unwrap();
+        assert_eq!((summary.sentences, summary.runaways, summary.copied_invalid), (3, 1, 0));
+        assert_eq!(run.reports.len(), 1);
+        assert!(run.reports[0].starts_with("in.conllu:6: sentence away: a rule made a label longer"), "{}", run.reports[0]);
+        let out = text(&run.out);
+        assert_eq!(out.matches("1:obj|1:obj:plus").count(), 4, "{out}");
+        assert!(out.contains(&text(&basic(&runaway))), "{out}");
+        assert_valid(&run.out);
+        assert_eq!(all_but_deps(&run.out), all_but_deps(input.as_bytes()));
+    }
+    let input = [good("a"), runaway.clone(), invalid.to_string(), good("b")].concat();
+    let run = enhance(&enhancer, OnError::Copy, &input);
+    assert_eq!(run.result.as_ref().map(|s| (s.sentences, s.runaways, s.copied_invalid)), Ok((4, 1, 1)));
+    assert_eq!(run.reports.len(), 2, "{:?}", run.reports);
+    assert!(run.reports[0].contains("sentence away") && run.reports[1].starts_with("in.conllu:12: HEAD 5"), "{:?}", run.reports);
+    let run = enhance(&enhancer, OnError::Fail, &input);
+    assert!(run.result.unwrap_err().starts_with("in.conllu:12: HEAD 5"));
+    assert_eq!(run.reports.len(), 1, "{:?}", run.reports);
+    assert!(text(&run.out).contains("# sent_id = away") && !text(&run.out).contains("sent_id = bad"));
+}
+
+/// The command line: exit 0 in the default mode, the runaway on stderr, a summary line.
+#[test]
+fn the_command_line_reports_a_runaway_and_goes_on() {
+    let rules = rules_folder("cli", GROWING_LABEL);
+    let input = [flat(Some("x"), 2, "obj"), flat(Some("y"), 2, "obj")].concat();
+    let out = run(&["enhance", "--rules", rules.to_str().unwrap(), "--lang", "test"], input.as_bytes());
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("<stdin>:1: sentence x: a rule made a label longer than 200 bytes"), "{stderr}");
+    assert!(stderr.contains("<stdin>:5: sentence y: a rule made a label longer than 200 bytes"), "{stderr}");
+    assert!(stderr.contains("eudify: 2 sentences, 2 with runaway rules were written with basic DEPS"), "{stderr}");
+    assert_eq!(text(&out.stdout), text(&basic(&input)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Big shapes under every shipped profile
+
+/// One CoNLL-U line.
+fn word(out: &mut String, id: usize, form: &str, upos: &str, feats: &str, head: usize, rel: &str) {
+    out.push_str(&format!("{id}\t{form}\t{form}\t{upos}\t_\t{feats}\t{head}\t{rel}\t_\t_\n"));
+}
+
+/// "saw x0 , x1 , … and xN": a coordination of `items` nouns, the object of a verb; `cc_every`
+/// conjunct has a coordinator (1: all of them; `items`: only the last).
+fn coordination(items: usize, cc_every: usize) -> String {
+    let mut s = String::from("# sent_id = coordination\n");
+    word(&mut s, 1, "I", "PRON", "_", 2, "nsubj");
+    word(&mut s, 2, "saw", "VERB", "_", 0, "root");
+    word(&mut s, 3, "x0", "NOUN", "_", 2, "obj");
+    let mut id = 4;
+    for k in 1..items {
+        let (form, rel, upos) = if k % cc_every == 0 || k == items - 1 { ("and", "cc", "CCONJ") } else { (",", "punct", "PUNCT") };
+        word(&mut s, id, form, upos, "_", id + 1, rel);
+        word(&mut s, id + 1, "x", "NOUN", "_", 3, "conj");
+        id += 2;
+    }
+    s.push('\n');
+    s
+}
+
+/// Verbs sharing one subject and one object: "I v0 v1 … and vN it".
+fn coordinated_verbs(items: usize) -> String {
+    let mut s = String::from("# sent_id = verbs\n");
+    word(&mut s, 1, "I", "PRON", "_", 2, "nsubj");
+    word(&mut s, 2, "v", "VERB", "_", 0, "root");
+    let mut id = 3;
+    for _ in 1..items {
+        word(&mut s, id, "v", "VERB", "_", 2, "conj");
+        id += 1;
+    }
+    word(&mut s, id, "and", "CCONJ", "_", id - 1, "cc");
+    word(&mut s, id + 1, "it", "PRON", "_", 2, "obj");
+    s.push('\n');
+    s
+}
+
+/// A head with `n` children of relation `rel` before it ("case" markers, or "fixed" words of
+/// one marker).
+fn many_children(n: usize, rel: &str) -> String {
+    let mut s = format!("# sent_id = {rel}\n");
+    word(&mut s, 1, "go", "VERB", "_", 0, "root");
+    if rel == "fixed" {
+        word(&mut s, 2, "in", "ADP", "_", n + 3, "case");
+        for k in 0..n {
+            word(&mut s, 3 + k, "in", "ADP", "_", 2, "fixed");
+        }
+        word(&mut s, n + 3, "town", "NOUN", "Case=Loc", 1, "obl");
+    } else {
+        for k in 0..n {
+            word(&mut s, 2 + k, "in", "ADP", "_", n + 2, rel);
+        }
+        word(&mut s, n + 2, "town", "NOUN", "Case=Loc", 1, "obl");
+    }
+    s.push('\n');
+    s
+}
+
+/// Each word the child of the one before, relations in turn.
+fn chain(n: usize) -> String {
+    let mut s = String::from("# sent_id = chain\n");
+    word(&mut s, 1, "w", "NOUN", "_", 0, "root");
+    let rels = ["nmod", "conj", "xcomp", "acl:relcl", "obl", "ccomp", "advcl", "cc"];
+    for k in 2..=n {
+        word(&mut s, k, "w", if k % 2 == 1 { "VERB" } else { "NOUN" }, "_", k - 1, rels[k % rels.len()]);
+    }
+    s.push('\n');
+    s
+}
+
+/// One noun with `n` relative clauses, each "who ran"; or nested, each clause's object
+/// modified by the next.
+fn relative_clauses(n: usize, nested: bool) -> String {
+    let mut s = String::from("# sent_id = relcl\n");
+    word(&mut s, 1, "saw", "VERB", "_", 0, "root");
+    word(&mut s, 2, "man", "NOUN", "_", 1, "obj");
+    let (mut id, mut head) = (3, 2);
+    for _ in 0..n {
+        word(&mut s, id, "who", "PRON", "PronType=Rel", id + 1, "nsubj");
+        word(&mut s, id + 1, "ran", "VERB", "_", head, "acl:relcl");
+        id += 2;
+        if nested {
+            word(&mut s, id, "man", "NOUN", "_", id - 1, "obj");
+            head = id;
+            id += 1;
+        }
+    }
+    s.push('\n');
+    s
+}
+
+/// Sentences of 16,000 words (or items) of each shape, through every shipped profile: the
+/// output is valid, the sentence is kept with every column but DEPS, and only the flat
+/// sentence (whose coordination shares every later dependent with every conjunct: a quadratic
+/// graph) and the 16,000-word marker may run away — then it is written as the basic copy.
+#[test]
+fn big_sentences_of_every_shape_under_every_profile() {
+    const N: usize = 16_000;
+    let mut flat_sentence = String::from("# sent_id = flat\n");
+    word(&mut flat_sentence, 1, "w", "NOUN", "_", 0, "root");
+    let rels = ["nmod", "amod", "obl", "advmod", "punct", "det", "case", "nsubj", "obj", "mark", "cc", "conj", "flat", "dep"];
+    for k in 2..=N {
+        word(&mut flat_sentence, k, "w", "NOUN", "_", 1, rels[k % rels.len()]);
+    }
+    flat_sentence.push('\n');
+    let shapes = [
+        ("coordination, one cc", coordination(N, N), false),
+        ("coordination, cc on every other", coordination(N, 2), false),
+        ("coordination, cc on all", coordination(N, 1), false),
+        ("coordinated verbs", coordinated_verbs(N), false),
+        ("case children", many_children(N, "case"), false),
+        // A marker of 16,000 words would be a label of 32,000 bytes: over the label limit.
+        ("fixed children", many_children(N, "fixed"), true),
+        ("chain", chain(N), false),
+        ("relative clauses", relative_clauses(N, false), false),
+        ("nested relative clauses", relative_clauses(N / 3, true), false),
+        ("flat", flat_sentence, true),
+    ];
+    let source = RuleSource::embedded();
+    let profiles = list_profiles(&source).unwrap();
+    assert!(profiles.len() >= 19, "every shipped profile: {}", profiles.len());
+    for profile in profiles {
+        let enhancer = Enhancer::new(&load_ruleset(&source, &profile.name).unwrap());
+        for (shape, input, may_run_away) in &shapes {
+            let run = enhance(&enhancer, OnError::Fail, input);
+            let summary = run.result.unwrap_or_else(|e| panic!("{} {shape}: {e}", profile.name));
+            assert_eq!(summary.sentences, 1, "{} {shape}", profile.name);
+            assert!(summary.runaways == 0 || *may_run_away, "{} {shape}: {:?}", profile.name, run.reports);
+            if summary.runaways == 1 {
+                assert_eq!(run.out, basic(input), "{} {shape}", profile.name);
+            }
+            assert_valid(&run.out);
+            assert_eq!(all_but_deps(&run.out), all_but_deps(input.as_bytes()), "{} {shape}", profile.name);
+        }
+    }
+}
+
+/// Coordinator subtypes in a long list come out as in a short one: every conjunct without a
+/// coordinator takes the one of the next conjunct that has one.
+#[test]
+fn a_long_coordination_labels_every_conjunct_with_the_next_coordinator() {
+    let enhancer = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
+    let mut input = coordination(2_000, 2_000);
+    // One "or" in the middle: the conjuncts before it take "or", those after it "and".
+    input = input.replacen("\t,\t,\tPUNCT\t_\t_\t1003\tpunct", "\tor\tor\tCCONJ\t_\t_\t1003\tcc", 1);
+    let run = enhance(&enhancer, OnError::Fail, &input);
+    assert_eq!(run.result.unwrap().runaways, 0);
+    let out = text(&run.out);
+    let deps: Vec<&str> = out.lines().filter(|l| l.contains("\tconj\t")).map(|l| l.split('\t').nth(8).unwrap()).collect();
+    assert_eq!(deps.len(), 1_999);
+    let or = deps.iter().take_while(|d| d.contains(":conj:or")).count();
+    let and = deps.iter().skip(or).filter(|d| d.contains(":conj:and")).count();
+    assert_eq!((or, and), (500, 1_499), "{:?}", &deps[495..505]);
+}
+
+/// The next-conjunct search of the coordinator rules binds only the nearest sibling, in the
+/// first search and in the searches from added edges, and children between two bound nodes are
+/// found by binary search: what keeps a long coordination linear.
+#[test]
+fn the_next_conjunct_is_found_without_scanning_the_siblings() {
+    let enhancer = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
+    for name in ["conj_label_shared_cc", "conj_label_shared_cc_chain"] {
+        let rule = enhancer.rules.iter().find(|r| r.rule.name == name).expect(name);
+        let plans = std::iter::once(&rule.plan).chain(rule.delta_plans.iter().map(|d| &d.plan));
+        for plan in plans {
+            assert!(plan.nearest.iter().any(Option::is_some), "{name}: {:?}", plan.steps);
+        }
+        // The without block's sibling between two conjuncts: a bounded range of children.
+        assert!(rule.withouts[2].between.iter().any(|&(after, before)| after.is_some() && before.is_some()), "{name}");
+    }
+}
