@@ -1,4 +1,5 @@
-//! `eudify eval`: ELAS, EULAS and LAS of a system file against a gold file.
+//! `eudify eval`: the CoNLL 2018 / IWPT 2021 metrics of a system file against a gold file, on any
+//! tokenization.
 
 use super::args::EvalArgs;
 use super::output::Output;

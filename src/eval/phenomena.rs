@@ -150,6 +150,24 @@ impl PhenomenonScores {
     }
 }
 
+impl PhenomenonScores {
+    /// Adds sentences whose words do not align one to one with a sentence of the other file
+    /// (different tokenization or segmentation): nothing can match, so gold items count as
+    /// missed and system items as wrong, each classified against its own file's basic tree.
+    pub(crate) fn add_unaligned(&mut self, gold: Option<&Sentence>, system: Option<&Sentence>) {
+        if let Some(gold) = gold {
+            for item in BasicTree::new(gold).items(gold) {
+                self.scores[item.0.index()].gold += 1;
+            }
+        }
+        if let Some(system) = system {
+            for item in BasicTree::new(system).items(system) {
+                self.scores[item.0.index()].system += 1;
+            }
+        }
+    }
+}
+
 /// (class, dependent, head, label) of a classified edge.
 type Item<'a> = (Phenomenon, NodeId, NodeId, &'a str);
 
@@ -565,7 +583,8 @@ mod tests {
             Score {
                 gold: 3,
                 system: 2,
-                correct: 2
+                correct: 2,
+                aligned: 0
             }
         );
         assert_eq!(
@@ -573,7 +592,8 @@ mod tests {
             Score {
                 gold: 1,
                 system: 0,
-                correct: 0
+                correct: 0,
+                aligned: 0
             }
         );
         assert_eq!(
@@ -581,7 +601,8 @@ mod tests {
             Score {
                 gold: 1,
                 system: 1,
-                correct: 0
+                correct: 0,
+                aligned: 0
             }
         );
         assert_eq!(
@@ -589,7 +610,8 @@ mod tests {
             Score {
                 gold: 0,
                 system: 1,
-                correct: 0
+                correct: 0,
+                aligned: 0
             }
         );
         // Identical graphs score 100 in every class that occurs.
