@@ -27,7 +27,7 @@ fn copy_baseline(gold: &str) -> String {
 }
 
 fn evaluate_strings(gold: &str, system: &str, phenomena: bool) -> Result<Report, EvalError> {
-    let opts = EvalOptions { phenomena };
+    let opts = EvalOptions { phenomena, ..EvalOptions::default() };
     evaluate_readers(
         "gold.conllu",
         gold.as_bytes(),
@@ -329,4 +329,85 @@ fn every_reference_pair_matches_the_official_scorer_to_0_01() {
     }
     assert!(figures >= 12 * 15 * 4, "only {figures} figures compared");
     assert!(failures.is_empty(), "{} of {figures} figures differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn gram_eval_scores_every_gold_word_with_its_own_comparisons() {
+    let gold = "1\tЁж\tёж\tNOUN\t_\tCase=Nom|Number=Sing\t2\tnsubj\t2:nsubj\t_
+2\tспит\tспать\tVERB\t_\t_\t0\troot\t0:root\t_
+3\tтихо\tтихо\tADV\t_\t_\t2\tadvmod\t2:advmod\t_
+4\t.\t.\tPUNCT\t_\t_\t2\tpunct\t2:punct\t_
+
+";
+    // Ёж: lemma `Еж` (case, ё), UPOS `noun`, half the features, relation `NSUBJ`: all count.
+    // спит: relation `root:x` is not `root`. `тихо.` is one token: neither word is aligned.
+    let system = "1\tЁж\tЕж\tnoun\t_\tNumber=Sing\t2\tNSUBJ\t2:nsubj\t_
+2\tспит\tспать\tVERB\t_\t_\t0\troot:x\t0:root\t_
+3\tтихо.\tтихо\tADV\t_\t_\t2\tadvmod\t2:advmod\t_
+
+";
+    let opts = EvalOptions { gram_eval: true, ..EvalOptions::default() };
+    let report = evaluate_readers("gold.conllu", gold.as_bytes(), "system.conllu", system.as_bytes(), &opts).unwrap();
+    let g = report.gram_eval.clone().unwrap();
+    assert_eq!((g.words, g.upos, g.lemmas, g.las), (4, 2, 2, 1));
+    // Features: ½ for Ёж, 1 for спит (no gold features), 0 for the unaligned words.
+    assert!((g.feats - 1.5).abs() < 1e-4, "{}", g.feats);
+    let json = report.to_json();
+    let quality = json["GramEval"]["Quality"].as_f64().unwrap();
+    assert!((quality - 100.0 * (2.0 + 1.5 + 2.0 + 1.0) / 16.0).abs() < 1e-3, "{quality}");
+    assert!(report.to_string().contains("GramEval 2020"));
+    let plain = evaluate_strings(GOLD, GOLD, false).unwrap();
+    assert!(plain.to_json().get("GramEval").is_none());
+}
+
+/// A one-sentence CoNLL-U file from tokens: `"ab"` is a word, `"ab a b"` a multiword token
+/// `ab` of words `a` and `b`. Every word hangs from the first.
+fn tokens_file(tokens: &[&str]) -> String {
+    let (mut out, mut n) = (String::new(), 0);
+    let mut word = |out: &mut String, n: &mut u32, form: &str| {
+        *n += 1;
+        let head = u32::from(*n > 1);
+        let deprel = if head == 0 { "root" } else { "dep" };
+        out.push_str(&format!("{n}\t{form}\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"));
+    };
+    for token in tokens {
+        let parts: Vec<&str> = token.split(' ').collect();
+        if parts.len() == 1 {
+            word(&mut out, &mut n, parts[0]);
+        } else {
+            out.push_str(&format!("{}-{}\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", n + 1, n + parts.len() as u32 - 1, parts[0]));
+            for part in &parts[1..] {
+                word(&mut out, &mut n, part);
+            }
+        }
+    }
+    out + "\n"
+}
+
+/// The words aligned between two token lists (the cases of the CoNLL 2018 scorer's own tests).
+fn aligned_words(gold: &[&str], system: &[&str]) -> u64 {
+    let report = evaluate_strings(&tokens_file(gold), &tokens_file(system), false).unwrap();
+    report.score(Metric::Words).correct
+}
+
+#[test]
+fn words_align_like_the_conll_2018_scorer() {
+    assert_eq!(aligned_words(&["a"], &["a"]), 1);
+    assert_eq!(aligned_words(&["a", "b", "c"], &["a", "b", "c"]), 3);
+    // Multiword tokens against plain tokens and against other multiword tokens.
+    assert_eq!(aligned_words(&["abc a b c"], &["a", "b", "c"]), 3);
+    assert_eq!(aligned_words(&["a", "bc b c", "d"], &["a", "b", "c", "d"]), 4);
+    assert_eq!(aligned_words(&["abcd a b c d"], &["ab a b", "cd c d"]), 4);
+    assert_eq!(aligned_words(&["abc a b c", "de d e"], &["a", "bcd b c d", "e"]), 5);
+    // Plain tokens align only on equal spans.
+    assert_eq!(aligned_words(&["abcd"], &["a", "b", "c", "d"]), 0);
+    assert_eq!(aligned_words(&["abc", "d"], &["a", "b", "c", "d"]), 1);
+    assert_eq!(aligned_words(&["a", "bc", "d"], &["a", "b", "c", "d"]), 2);
+    assert_eq!(aligned_words(&["a", "bc b c", "d"], &["a", "b", "cd"]), 2);
+    // Inside multiword spans, by LCS of lower-cased forms.
+    assert_eq!(aligned_words(&["abc a BX c", "def d EX f"], &["ab a b", "cd c d", "ef e f"]), 4);
+    assert_eq!(aligned_words(&["ab a b", "cd bc d"], &["a", "bc", "d"]), 2);
+    assert_eq!(aligned_words(&["a", "bc b c", "d"], &["ab AX BX", "cd CX a"]), 1);
+    // Text that differs is refused.
+    assert!(evaluate_strings(&tokens_file(&["a"]), &tokens_file(&["b"]), false).is_err());
 }

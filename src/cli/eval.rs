@@ -12,7 +12,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
     if super::is_stdin(&args.gold) && super::is_stdin(&args.system) {
         bail!("gold and system cannot both be `-`: stdin is one input");
     }
-    let options = EvalOptions { phenomena: args.phenomena };
+    let options = EvalOptions { phenomena: args.phenomena, gram_eval: false };
     let report = evaluate_files(&args.gold, &args.system, &options)?;
     let mut out = Output::create(args.output.as_deref())?;
     if args.json {

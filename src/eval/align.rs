@@ -12,6 +12,7 @@
 //! by chunk gives exactly the alignment of the whole files while memory holds one chunk.
 
 use super::collapse::{universal, CollapsedGraph};
+use super::grameval::{feature_share, same_label, GramEval};
 use super::score::{Metric, Score};
 use super::EvalError;
 use crate::conllu::id::parse_u32;
@@ -534,6 +535,38 @@ fn spans_score(gold: &[Span], system: &[Span]) -> Score {
     Score { gold: gold.len() as u64, system: system.len() as u64, correct, aligned: 0 }
 }
 
+/// The GramEval 2020 sums of an aligned chunk (see [`super::grameval`]).
+pub(crate) fn grameval_chunk<G, S>(gold: &Side<G>, system: &Side<S>) -> GramEval {
+    let mut out = GramEval { words: gold.words.len() as u64, ..GramEval::default() };
+    for g in &gold.words {
+        if g.aligned == UNALIGNED {
+            continue;
+        }
+        let s = &system.words[g.aligned as usize];
+        let col = |column| (gold.column(g, column), system.column(s, column));
+        let same = |column| {
+            let (a, b) = col(column);
+            same_label(a, b)
+        };
+        let head_ok = g.parent == map_parent(system, s.parent);
+        out.upos += u64::from(same(UPOS));
+        out.lemmas += u64::from(same(LEMMA));
+        out.las += u64::from(head_ok && same(DEPREL));
+        let (gf, sf) = col(FEATS);
+        out.feats += feature_share(gf, sf);
+    }
+    out
+}
+
+/// The gold word a system head stands for: 0 for the root, 1 + its index, or [`UNALIGNED`].
+fn map_parent<S>(system: &Side<S>, parent: u32) -> u32 {
+    if parent == 0 {
+        0
+    } else {
+        system.words[parent as usize - 1].aligned.saturating_add(1)
+    }
+}
+
 /// Scores an aligned chunk.
 pub(crate) fn score_chunk<G, S>(gold: &Side<G>, system: &Side<S>) -> Counts {
     let mut c = Counts::default();
@@ -566,8 +599,6 @@ pub(crate) fn score_chunk<G, S>(gold: &Side<G>, system: &Side<S>) -> Counts {
         add(Metric::Elas, edges);
         add(Metric::Eulas, edges);
     }
-    // The gold word a system word stands for: 0 for the root, 1 + index, or UNALIGNED.
-    let map = |parent: u32| if parent == 0 { 0 } else { system.words[parent as usize - 1].aligned.saturating_add(1) };
     let (mut gold_keys, mut system_keys) = (Vec::new(), Vec::new());
     for g in &gold.words {
         if g.aligned == UNALIGNED {
@@ -587,7 +618,7 @@ pub(crate) fn score_chunk<G, S>(gold: &Side<G>, system: &Side<S>) -> Counts {
             gl == "_" || gl == sl
         };
         let deprel_ok = universal(gold.column(g, DEPREL)) == universal(system.column(s, DEPREL));
-        let head_ok = g.parent == map(s.parent);
+        let head_ok = g.parent == map_parent(system, s.parent);
         hit(Metric::Upos, upos.0 == upos.1);
         hit(Metric::Xpos, xpos.0 == xpos.1);
         hit(Metric::UFeats, feats.0 == feats.1);

@@ -14,9 +14,11 @@
 
 mod align;
 pub mod collapse;
+pub mod grameval;
 pub mod phenomena;
 pub mod score;
 
+pub use grameval::GramEval;
 pub use phenomena::{Phenomenon, PhenomenonScores};
 pub use score::{Metric, Report, Score};
 
@@ -30,6 +32,8 @@ use std::path::Path;
 pub struct EvalOptions {
     /// Also break enhanced edges down by phenomenon.
     pub phenomena: bool,
+    /// Also compute the GramEval 2020 score.
+    pub gram_eval: bool,
 }
 
 /// Why a pair of files could not be evaluated. Displays as `FILE:LINE: message`.
@@ -83,6 +87,9 @@ pub fn evaluate_readers(
     if opts.phenomena {
         report.phenomena = Some(PhenomenonScores::default());
     }
+    if opts.gram_eval {
+        report.gram_eval = Some(GramEval::default());
+    }
     let mut aligner = Aligner::default();
     // Text of the current chunk checked equal on both sides so far.
     let mut checked = 0;
@@ -125,6 +132,9 @@ pub fn evaluate_readers(
 /// Adds an aligned chunk's counts to the report.
 fn finish_chunk<G, S>(report: &mut Report, gold: &Side<G>, system: &Side<S>) {
     report.add(&align::score_chunk(gold, system));
+    if let Some(gram_eval) = &mut report.gram_eval {
+        gram_eval.add(&align::grameval_chunk(gold, system));
+    }
     if let Some(phenomena) = &mut report.phenomena {
         phenomena_of_chunk(phenomena, gold, system);
     }

@@ -1,6 +1,7 @@
 //! Counts, percentages and the report: ELAS, EULAS and LAS as the IWPT 2021 scorer computes them
 //! with gold tokenization, plus the optional per-phenomenon breakdown.
 
+use super::grameval::GramEval;
 use super::phenomena::{Phenomenon, PhenomenonScores};
 use serde_json::{json, Value};
 use std::fmt;
@@ -155,6 +156,8 @@ pub struct Report {
     pub las: Score,
     /// Present when [`super::EvalOptions::phenomena`] was set.
     pub phenomena: Option<PhenomenonScores>,
+    /// Present when [`super::EvalOptions::gram_eval`] was set.
+    pub gram_eval: Option<GramEval>,
 }
 
 impl Report {
@@ -190,6 +193,9 @@ impl Report {
                 classes.insert(class.code().to_string(), entry);
             }
             out["phenomena"] = Value::Object(classes);
+        }
+        if let Some(gram_eval) = &self.gram_eval {
+            out["GramEval"] = gram_eval.to_json();
         }
         out
     }
@@ -229,6 +235,9 @@ impl fmt::Display for Report {
                 }
                 row(f, &format!("  {} {}", class.code(), class.name()), score, false)?;
             }
+        }
+        if let Some(gram_eval) = &self.gram_eval {
+            write!(f, "{gram_eval}")?;
         }
         Ok(())
     }
