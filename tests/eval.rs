@@ -411,3 +411,88 @@ fn words_align_like_the_conll_2018_scorer() {
     // Text that differs is refused.
     assert!(evaluate_strings(&tokens_file(&["a"]), &tokens_file(&["b"]), false).is_err());
 }
+
+fn tmp_file(name: &str, content: &str) -> std::path::PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", crate::common::text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The sample with every third word's head and label changed: a worse system.
+fn worse_sample() -> String {
+    let sample = std::fs::read_to_string("tests/data/sample.conllu").unwrap();
+    let mut n = 0;
+    let mut out = String::new();
+    for line in sample.split_inclusive('\n') {
+        let columns: Vec<&str> = line.trim_end_matches('\n').split('\t').collect();
+        if columns.len() == 10 && columns[0].parse::<u32>().is_ok() && columns[6] != "0" {
+            n += 1;
+            if n % 3 == 0 {
+                let mut c = columns.clone();
+                c[7] = "dep";
+                c[8] = "_";
+                out.push_str(&c.join("\t"));
+                out.push('\n');
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+#[test]
+fn cli_macro_averages_pairs_given_as_arguments_or_as_a_tsv() {
+    use crate::common::{run, text};
+    let gold = tmp_file("macro-gold.conllu", GOLD);
+    let system = tmp_file("macro-system.conllu", RETOKENIZED);
+    let (g, s) = (gold.to_str().unwrap(), system.to_str().unwrap());
+    let pairs = json_of(&run(&["eval", "--macro", g, g, g, s, "--json"], b""));
+    let words = |v: &serde_json::Value| v["Words"]["f1"].as_f64().unwrap();
+    let (first, second) = (words(&pairs["pairs"][0]), words(&pairs["pairs"][1]));
+    assert_eq!(first, 100.0);
+    assert!((words(&pairs["macro"]) - (first + second) / 2.0).abs() < 1e-9);
+    // The same pairs from a TSV, paths relative to it.
+    let tsv = tmp_file("macro-pairs.tsv", "# gold\tsystem\nmacro-gold.conllu\tmacro-gold.conllu\nmacro-gold.conllu\tmacro-system.conllu\n");
+    let from_tsv = json_of(&run(&["eval", "--macro", tsv.to_str().unwrap(), "--json"], b""));
+    assert_eq!(from_tsv["macro"], pairs["macro"]);
+    let table = run(&["eval", "--macro", tsv.to_str().unwrap()], b"");
+    let lines: Vec<String> = text(&table.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[3].starts_with("Macro average (2 pairs)\t"), "{lines:?}");
+    // A bad TSV line and an odd number of files are refused.
+    let bad = tmp_file("macro-bad.tsv", "macro-gold.conllu\n");
+    let out = run(&["eval", "--macro", bad.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("macro-bad.tsv:1: expected GOLD<TAB>SYSTEM, found 1 field"), "{}", text(&out.stderr));
+    let out = run(&["eval", "--macro", g, g, g], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn cli_bootstrap_intervals_are_reproducible_and_compare_finds_real_differences() {
+    use crate::common::run;
+    let gold = "tests/data/sample.conllu";
+    let worse = tmp_file("bootstrap-worse.conllu", &worse_sample());
+    let worse = worse.to_str().unwrap();
+    let args = ["eval", gold, worse, "--json", "--bootstrap", "300", "--seed", "5"];
+    let once = json_of(&run(&args, b""));
+    assert_eq!(once, json_of(&run(&args, b"")));
+    let (low, high) = (once["LAS"]["f1_ci"][0].as_f64().unwrap(), once["LAS"]["f1_ci"][1].as_f64().unwrap());
+    let las = once["LAS"]["f1"].as_f64().unwrap();
+    assert!(low < las && las < high && las < 90.0, "{low} {las} {high}");
+    assert_eq!(once["UPOS"]["f1_ci"], serde_json::json!([100.0, 100.0]));
+    // Gold against the worse system: LAS differs significantly, UPOS (unchanged) does not.
+    let compared = json_of(&run(&["eval", gold, gold, "--compare", worse, "--json"], b""));
+    let metrics = &compared["compare"]["metrics"];
+    assert_eq!(metrics["LAS"]["significant"], true);
+    assert!(metrics["LAS"]["p"].as_f64().unwrap() < 0.05);
+    assert_eq!(metrics["UPOS"]["significant"], false);
+    assert_eq!(metrics["UPOS"]["p"], 1.0);
+    assert_eq!(compared["compare"]["samples"], 1000);
+}

@@ -13,6 +13,7 @@
 //! as they are, empty nodes included.
 
 mod align;
+pub mod bootstrap;
 pub mod collapse;
 pub mod grameval;
 pub mod phenomena;
@@ -34,6 +35,8 @@ pub struct EvalOptions {
     pub phenomena: bool,
     /// Also compute the GramEval 2020 score.
     pub gram_eval: bool,
+    /// Keep the counts of every unit (sentence or group of sentences) for [`bootstrap`].
+    pub keep_units: bool,
 }
 
 /// Why a pair of files could not be evaluated. Displays as `FILE:LINE: message`.
@@ -90,6 +93,7 @@ pub fn evaluate_readers(
     if opts.gram_eval {
         report.gram_eval = Some(GramEval::default());
     }
+    report.keep_units = opts.keep_units;
     let mut aligner = Aligner::default();
     // Text of the current chunk checked equal on both sides so far.
     let mut checked = 0;
@@ -131,7 +135,9 @@ pub fn evaluate_readers(
 
 /// Adds an aligned chunk's counts to the report.
 fn finish_chunk<G, S>(report: &mut Report, gold: &Side<G>, system: &Side<S>) {
-    report.add(&align::score_chunk(gold, system));
+    // Gold sentences before this chunk.
+    let first_sentence = gold.total_sentences - gold.chunk_sentences() as u64;
+    report.add(first_sentence, &align::score_chunk(gold, system));
     if let Some(gram_eval) = &mut report.gram_eval {
         gram_eval.add(&align::grameval_chunk(gold, system));
     }

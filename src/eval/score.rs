@@ -1,6 +1,7 @@
 //! Counts, percentages and the report: ELAS, EULAS and LAS as the IWPT 2021 scorer computes them
 //! with gold tokenization, plus the optional per-phenomenon breakdown.
 
+use super::bootstrap::Unit;
 use super::grameval::GramEval;
 use super::phenomena::{Phenomenon, PhenomenonScores};
 use serde_json::{json, Value};
@@ -158,6 +159,9 @@ pub struct Report {
     pub phenomena: Option<PhenomenonScores>,
     /// Present when [`super::EvalOptions::gram_eval`] was set.
     pub gram_eval: Option<GramEval>,
+    /// Per-unit counts, kept when [`super::EvalOptions::keep_units`] was set.
+    units: Vec<Unit>,
+    pub(crate) keep_units: bool,
 }
 
 impl Report {
@@ -166,7 +170,15 @@ impl Report {
         self.scores[metric.index()]
     }
 
-    pub(crate) fn add(&mut self, counts: &[Score; Metric::COUNT]) {
+    /// The counts of each unit, for resampling (empty unless asked for).
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    pub(crate) fn add(&mut self, first_sentence: u64, counts: &[Score; Metric::COUNT]) {
+        if self.keep_units {
+            self.units.push(Unit { first_sentence, counts: *counts });
+        }
         for (total, c) in self.scores.iter_mut().zip(counts) {
             total.add(*c);
         }
