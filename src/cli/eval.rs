@@ -17,6 +17,9 @@ const DEFAULT_SAMPLES: usize = 1000;
 pub fn run(args: EvalArgs) -> Result<ExitCode> {
     let stdin_count = args.files.iter().chain(&args.compare).filter(|f| super::is_stdin(f)).count();
     if stdin_count > 1 {
+        if args.files.len() == 2 && args.compare.is_none() {
+            bail!("gold and system cannot both be `-`: stdin is one input");
+        }
         bail!("only one input can be `-`: stdin is one input");
     }
     if args.bootstrap == Some(0) {
