@@ -496,3 +496,30 @@ fn cli_bootstrap_intervals_are_reproducible_and_compare_finds_real_differences()
     assert_eq!(metrics["UPOS"]["p"], 1.0);
     assert_eq!(compared["compare"]["samples"], 1000);
 }
+
+#[test]
+fn words_left_at_a_sentence_end_can_align_into_the_next_multiword_span_as_the_scorer_does() {
+    // Gold `a bcd | de(d e)`, system `ab c d | de`. The scorer aligns the files in one pass: at
+    // the first sentence's end the system words `c` and `d` are still unvisited, and the multiword
+    // span of gold's `de` skips `c` and takes `d` in, where LCS aligns it with gold's `d`.
+    let gold = "1\ta\t_\t_\t_\t_\t0\troot\t0:root\t_
+2\tbcd\t_\t_\t_\t_\t1\tdep\t1:dep\t_
+
+1-2\tde\t_\t_\t_\t_\t_\t_\t_\t_
+1\td\t_\t_\t_\t_\t0\troot\t0:root\t_
+2\te\t_\t_\t_\t_\t1\tdep\t1:dep\t_
+
+";
+    let system = "1\tab\t_\t_\t_\t_\t0\troot\t0:root\t_
+2\tc\t_\t_\t_\t_\t1\tdep\t1:dep\t_
+3\td\t_\t_\t_\t_\t1\tdep\t1:dep\t_
+
+1\tde\t_\t_\t_\t_\t0\troot\t0:root\t_
+
+";
+    let report = evaluate_strings(gold, system, false).unwrap();
+    assert_eq!(report.score(Metric::Words).correct, 1);
+    // Without the multiword token nothing is carried over: `d` and `de` do not align.
+    let plain = gold.replace("1-2\tde\t_\t_\t_\t_\t_\t_\t_\t_\n1\td\t", "1\td\t");
+    assert_eq!(evaluate_strings(&plain, system, false).unwrap().score(Metric::Words).correct, 0);
+}

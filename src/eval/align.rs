@@ -81,6 +81,8 @@ pub(crate) struct Side<R> {
     pub(crate) name: String,
     reader: BlockReader<R>,
     pub(crate) done: bool,
+    /// Whether `sentences[used]` holds the next sentence, read ahead.
+    lookahead: bool,
     /// Line number just past everything read so far.
     end_line: usize,
     /// The chunk's sentences are `sentences[..used]`; the rest are buffers to reuse.
@@ -112,6 +114,7 @@ impl<R: BufRead> Side<R> {
             name: name.to_string(),
             reader: BlockReader::new(input),
             done: false,
+            lookahead: false,
             end_line: 1,
             sentences: Vec::new(),
             graphs: Vec::new(),
@@ -133,6 +136,29 @@ impl<R: BufRead> Side<R> {
 
     /// Reads the next sentence into the chunk; `false` (and `done`) at the end of input.
     pub(crate) fn read_sentence(&mut self) -> Result<bool, EvalError> {
+        if !self.lookahead && !self.read_ahead()? {
+            return Ok(false);
+        }
+        self.lookahead = false;
+        self.used += 1;
+        self.index_sentence(self.used - 1)?;
+        Ok(true)
+    }
+
+    /// Whether the next sentence (read ahead, not yet in the chunk) starts with a multiword
+    /// token; `false` at the end of input.
+    pub(crate) fn next_starts_with_multiword(&mut self) -> Result<bool, EvalError> {
+        if !self.lookahead && !self.read_ahead()? {
+            return Ok(false);
+        }
+        let next = &self.sentences[self.used];
+        let first = next.lines.iter().find(|l| matches!(l.kind, LineKind::Multiword | LineKind::Word(_)));
+        Ok(first.is_some_and(|l| l.kind == LineKind::Multiword))
+    }
+
+    /// Parses the next sentence into the slot after the chunk's (`lookahead`); `false` (and
+    /// `done`) at the end of input.
+    fn read_ahead(&mut self) -> Result<bool, EvalError> {
         let mut block = RawBlock::default();
         loop {
             let more = self.reader.read_block(&mut block).map_err(|error| EvalError::Io {
@@ -165,8 +191,7 @@ impl<R: BufRead> Side<R> {
             if let Err(e) = self.graphs[self.used].build(sentence) {
                 return Err(self.too_many_paths(self.used, e));
             }
-            self.used += 1;
-            self.index_sentence(self.used - 1)?;
+            self.lookahead = true;
             return Ok(true);
         }
     }
@@ -189,8 +214,12 @@ impl<R> Side<R> {
         self.chars.len()
     }
 
-    /// Forgets the chunk (keeping the buffers).
+    /// Forgets the chunk (keeping the buffers and a sentence read ahead).
     pub(crate) fn clear_chunk(&mut self) {
+        if self.lookahead {
+            self.sentences.swap(0, self.used);
+            self.graphs.swap(0, self.used);
+        }
         self.used = 0;
         self.chars.clear();
         self.tokens.clear();
@@ -406,11 +435,25 @@ pub(crate) struct Aligner {
     lcs: Vec<u32>,
 }
 
+/// Which words the alignment of a chunk left unvisited at its end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Leftover {
+    /// None: the scorer's one pass over the whole files would reach the next chunk's first
+    /// words on both sides at once, so the next chunk can be aligned on its own.
+    None,
+    /// Some gold words: the scorer would go on past them only if the system's next word is not
+    /// in a multiword token. If it is, the multiword span it starts could take these gold words
+    /// in (the scorer's span search skips one word before a multiword token, then takes every
+    /// word that ends before the span's end), so the chunk must go on.
+    Gold,
+    /// Some system words: the same, the other way round.
+    System,
+}
+
 impl Aligner {
-    /// Aligns the chunk's words (setting `Word::aligned` on both sides). Returns whether it used
-    /// up the words of both sides, i.e. whether aligning the rest of the files separately gives
-    /// the same alignment as the scorer's one pass over the whole files.
-    pub(crate) fn align<G, S>(&mut self, gold: &mut Side<G>, system: &mut Side<S>) -> bool {
+    /// Aligns the chunk's words (setting `Word::aligned` on both sides); says which side's words
+    /// were left at the end (see [`Leftover`]).
+    pub(crate) fn align<G, S>(&mut self, gold: &mut Side<G>, system: &mut Side<S>) -> Leftover {
         for w in gold.words.iter_mut().chain(system.words.iter_mut()) {
             w.aligned = UNALIGNED;
         }
@@ -434,7 +477,13 @@ impl Aligner {
                 si += 1;
             }
         }
-        gi == ng && si == ns
+        if gi < ng {
+            Leftover::Gold
+        } else if si < ns {
+            Leftover::System
+        } else {
+            Leftover::None
+        }
     }
 
     /// Aligns the words of a multiword span by the LCS of their lower-cased forms, taking

@@ -24,7 +24,7 @@ pub use phenomena::{Phenomenon, PhenomenonScores};
 pub use score::{Metric, Report, Score};
 
 use crate::conllu::input;
-use align::{Aligner, Side};
+use align::{Aligner, Leftover, Side};
 use std::io::{self, BufRead};
 use std::path::Path;
 
@@ -100,13 +100,21 @@ pub fn evaluate_readers(
     loop {
         let (g_len, s_len) = (gold.text_len(), system.text_len());
         let both_started = gold.chunk_sentences() > 0 && system.chunk_sentences() > 0;
-        // Both sides end a sentence at the same character: the chunk may end here.
-        if both_started && g_len == s_len && aligner.align(&mut gold, &mut system) {
-            finish_chunk(&mut report, &gold, &system);
-            gold.clear_chunk();
-            system.clear_chunk();
-            checked = 0;
-            continue;
+        // Both sides end a sentence at the same character: the chunk may end here, unless the
+        // scorer's alignment could carry words left here over into the next chunk.
+        if both_started && g_len == s_len {
+            let ends = match aligner.align(&mut gold, &mut system) {
+                Leftover::None => true,
+                Leftover::Gold => !system.next_starts_with_multiword()?,
+                Leftover::System => !gold.next_starts_with_multiword()?,
+            };
+            if ends {
+                finish_chunk(&mut report, &gold, &system);
+                gold.clear_chunk();
+                system.clear_chunk();
+                checked = 0;
+                continue;
+            }
         }
         // Read from the side that is behind (gold first when even).
         let read = if !gold.done && (g_len <= s_len || system.done) {
@@ -119,7 +127,8 @@ pub fn evaluate_readers(
                 return Err(align::text_mismatch(&gold, &system, g_len.min(s_len)));
             }
             if both_started || gold.chunk_sentences() + system.chunk_sentences() > 0 {
-                aligner.align(&mut gold, &mut system);
+                // The last chunk: whatever is left over stays unaligned.
+                let _ = aligner.align(&mut gold, &mut system);
                 finish_chunk(&mut report, &gold, &system);
             }
             break;
