@@ -364,7 +364,7 @@ fn gram_eval_scores_every_gold_word_with_its_own_comparisons() {
 /// `ab` of words `a` and `b`. Every word hangs from the first.
 fn tokens_file(tokens: &[&str]) -> String {
     let (mut out, mut n) = (String::new(), 0);
-    let mut word = |out: &mut String, n: &mut u32, form: &str| {
+    let word = |out: &mut String, n: &mut u32, form: &str| {
         *n += 1;
         let head = u32::from(*n > 1);
         let deprel = if head == 0 { "root" } else { "dep" };
@@ -522,4 +522,27 @@ fn words_left_at_a_sentence_end_can_align_into_the_next_multiword_span_as_the_sc
     // Without the multiword token nothing is carried over: `d` and `de` do not align.
     let plain = gold.replace("1-2\tde\t_\t_\t_\t_\t_\t_\t_\t_\n1\td\t", "1\td\t");
     assert_eq!(evaluate_strings(&plain, system, false).unwrap().score(Metric::Words).correct, 0);
+}
+
+#[test]
+fn a_multiword_span_too_long_to_align_is_an_error_not_an_exhausted_memory() {
+    // 8,000 words as one multiword token against 8,000 one-letter tokens: 64 million LCS cells.
+    let n = 8000;
+    let mut gold = format!("1-{n}\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", "a".repeat(n));
+    let mut system = String::new();
+    for i in 1..=n {
+        let (head, deprel) = if i == 1 { (0, "root") } else { (1, "dep") };
+        gold.push_str(&format!("{i}\ta\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"));
+        system.push_str(&format!("{i}\ta\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"));
+    }
+    gold.push('\n');
+    system.push('\n');
+    let err = evaluate_strings(&gold, &system, false).unwrap_err();
+    assert_eq!(err.to_string(), "system.conllu:1: a multiword span of 8000 gold and 8000 system words is too long to align");
+    // Half as long (16 million cells) is aligned.
+    let half: String = gold.lines().take(1).map(|_| format!("1-4000\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", "a".repeat(4000))).collect::<String>()
+        + &gold.lines().skip(1).take(4000).map(|l| format!("{l}\n")).collect::<String>()
+        + "\n";
+    let half_system: String = system.lines().take(4000).map(|l| format!("{l}\n")).collect::<String>() + "\n";
+    assert_eq!(evaluate_strings(&half, &half_system, false).unwrap().score(Metric::Words).correct, 4000);
 }

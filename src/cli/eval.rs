@@ -141,7 +141,7 @@ fn macro_pairs(files: &[PathBuf]) -> Result<Vec<(PathBuf, PathBuf)>> {
         }
         return Ok(pairs);
     }
-    if files.len() % 2 != 0 {
+    if !files.len().is_multiple_of(2) {
         bail!("--macro takes GOLD SYSTEM pairs (an even number of files) or one TSV file; got {} files", files.len());
     }
     Ok(files.chunks(2).map(|p| (p[0].clone(), p[1].clone())).collect())

@@ -39,6 +39,11 @@ const SCORED_FEATURES: &[&str] = &[
     "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person", "Polite",
 ];
 
+/// The largest LCS table (words × words) of one multiword span: the scorer's alignment is
+/// quadratic in the span, so a span of tens of thousands of words (a whole file written as one
+/// multiword token) is refused instead of exhausting memory. Real spans have a few words.
+const MAX_LCS_CELLS: usize = 50_000_000;
+
 /// No aligned word.
 pub(crate) const UNALIGNED: u32 = u32::MAX;
 
@@ -453,7 +458,7 @@ pub(crate) enum Leftover {
 impl Aligner {
     /// Aligns the chunk's words (setting `Word::aligned` on both sides); says which side's words
     /// were left at the end (see [`Leftover`]).
-    pub(crate) fn align<G, S>(&mut self, gold: &mut Side<G>, system: &mut Side<S>) -> Leftover {
+    pub(crate) fn align<G, S>(&mut self, gold: &mut Side<G>, system: &mut Side<S>) -> Result<Leftover, EvalError> {
         for w in gold.words.iter_mut().chain(system.words.iter_mut()) {
             w.aligned = UNALIGNED;
         }
@@ -465,6 +470,19 @@ impl Aligner {
                 let (gs, ss);
                 (gs, ss, gi, si) = multiword_span(&gold.words, &system.words, gi, si);
                 if gi > gs && si > ss {
+                    if (gi - gs).saturating_mul(si - ss) > MAX_LCS_CELLS {
+                        let w = &system.words[ss];
+                        let sentence = &system.sentences[w.sentence as usize];
+                        return Err(EvalError::Mismatch {
+                            file: system.name.clone(),
+                            line: sentence.line_of(&sentence.words[w.index as usize]),
+                            message: format!(
+                                "a multiword span of {} gold and {} system words is too long to align",
+                                gi - gs,
+                                si - ss
+                            ),
+                        });
+                    }
                     self.align_lcs(gold, system, gs..gi, ss..si);
                 }
             } else if g.span == s.span {
@@ -477,13 +495,13 @@ impl Aligner {
                 si += 1;
             }
         }
-        if gi < ng {
+        Ok(if gi < ng {
             Leftover::Gold
         } else if si < ns {
             Leftover::System
         } else {
             Leftover::None
-        }
+        })
     }
 
     /// Aligns the words of a multiword span by the LCS of their lower-cased forms, taking

@@ -23,7 +23,7 @@ pub type Intervals = [(f64, f64); Metric::COUNT];
 
 /// The 95% percentile interval of every metric's F1 over `samples` resamplings of `units`.
 pub fn intervals(units: &[Unit], samples: usize, seed: u64) -> Intervals {
-    let mut f1s: Vec<Vec<f64>> = vec![Vec::with_capacity(samples); Metric::COUNT];
+    let mut f1s: Vec<Vec<f64>> = (0..Metric::COUNT).map(|_| Vec::with_capacity(samples)).collect();
     let mut rng = fastrand::Rng::with_seed(seed);
     for _ in 0..samples {
         let totals = resample(units, &mut rng, |u| &u.counts);

@@ -103,7 +103,7 @@ pub fn evaluate_readers(
         // Both sides end a sentence at the same character: the chunk may end here, unless the
         // scorer's alignment could carry words left here over into the next chunk.
         if both_started && g_len == s_len {
-            let ends = match aligner.align(&mut gold, &mut system) {
+            let ends = match aligner.align(&mut gold, &mut system)? {
                 Leftover::None => true,
                 Leftover::Gold => !system.next_starts_with_multiword()?,
                 Leftover::System => !gold.next_starts_with_multiword()?,
@@ -128,7 +128,7 @@ pub fn evaluate_readers(
             }
             if both_started || gold.chunk_sentences() + system.chunk_sentences() > 0 {
                 // The last chunk: whatever is left over stays unaligned.
-                let _ = aligner.align(&mut gold, &mut system);
+                aligner.align(&mut gold, &mut system)?;
                 finish_chunk(&mut report, &gold, &system);
             }
             break;
