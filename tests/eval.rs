@@ -546,3 +546,20 @@ fn a_multiword_span_too_long_to_align_is_an_error_not_an_exhausted_memory() {
     let half_system: String = system.lines().take(4000).map(|l| format!("{l}\n")).collect::<String>() + "\n";
     assert_eq!(evaluate_strings(&half, &half_system, false).unwrap().score(Metric::Words).correct, 4000);
 }
+
+#[test]
+fn phenomena_count_system_edges_through_the_alignment() {
+    let report = evaluate_strings(GOLD, RETOKENIZED, true).unwrap();
+    let p = report.phenomena.unwrap();
+    let counts = |class| {
+        let s = p.get(class);
+        (s.gold, s.system, s.correct)
+    };
+    // Only `home → Go advmod` survives retokenization: `Go` is aligned to the system's `go`
+    // inside the multiword token, so the system edge is read in gold's numbering and matches.
+    assert_eq!(counts(Phenomenon::Basic), (4, 1, 1));
+    // The system edges from or into unaligned words (`le`, `ft`, `x`) match nothing.
+    assert_eq!(counts(Phenomenon::Other), (0, 5, 0));
+    // He and Go lost their basic heads in the system graph.
+    assert_eq!(counts(Phenomenon::Missing), (0, 2, 0));
+}

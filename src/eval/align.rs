@@ -211,6 +211,11 @@ impl<R> Side<R> {
         &self.graphs[i as usize]
     }
 
+    /// Index in the chunk's words of sentence `i`'s first word.
+    pub(crate) fn sentence_base(&self, i: u32) -> u32 {
+        self.sentence_bases[i as usize]
+    }
+
     pub(crate) fn chunk_sentences(&self) -> usize {
         self.used
     }

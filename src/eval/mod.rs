@@ -24,7 +24,9 @@ pub use phenomena::{Phenomenon, PhenomenonScores};
 pub use score::{Metric, Report, Score};
 
 use crate::conllu::input;
+use crate::conllu::NodeId;
 use align::{Aligner, Leftover, Side};
+use phenomena::MappedEdge;
 use std::io::{self, BufRead};
 use std::path::Path;
 
@@ -155,9 +157,9 @@ fn finish_chunk<G, S>(report: &mut Report, gold: &Side<G>, system: &Side<S>) {
     }
 }
 
-/// The phenomenon breakdown compares a gold sentence with a system sentence word by word, so
-/// it counts sentence pairs whose words align one to one in order. Elsewhere (different
-/// tokenization or segmentation) the gold edges count as missed and the system's as wrong.
+/// The phenomenon breakdown of a chunk. A gold sentence and a system sentence whose words
+/// align one to one in order compare directly; otherwise system edges are carried into each gold
+/// sentence's numbering through the alignment ([`PhenomenonScores::add_mapped`]).
 fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, system: &Side<S>) {
     let one_to_one = gold.chunk_sentences() == 1
         && system.chunk_sentences() == 1
@@ -165,12 +167,51 @@ fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, sy
         && gold.words.iter().enumerate().all(|(i, w)| w.aligned as usize == i);
     if one_to_one {
         phenomena.add_sentence(gold.sentence(0), system.sentence(0));
-    } else {
-        for i in 0..gold.chunk_sentences() as u32 {
-            phenomena.add_unaligned(Some(gold.sentence(i)), None);
+        return;
+    }
+    let (mut edges, mut aligned) = (Vec::new(), Vec::new());
+    for gs in 0..gold.chunk_sentences() as u32 {
+        let sentence = gold.sentence(gs);
+        let base = gold.sentence_base(gs);
+        edges.clear();
+        aligned.clear();
+        aligned.resize(sentence.len() + 1, false);
+        for d in 1..=sentence.len() as u32 {
+            let g = &gold.words[(base + d - 1) as usize];
+            if g.aligned == align::UNALIGNED {
+                continue;
+            }
+            aligned[d as usize] = true;
+            let s = &system.words[g.aligned as usize];
+            let (ss, s_base) = (system.sentence(s.sentence), system.sentence_base(s.sentence));
+            for (head, label) in ss.deps(&ss.words[s.index as usize]) {
+                let mapped = if head.is_root() {
+                    Some(NodeId::ROOT)
+                } else if head.is_empty_node() {
+                    None
+                } else {
+                    let target = system.words[(s_base + head.word - 1) as usize].aligned;
+                    (target != align::UNALIGNED && gold.words[target as usize].sentence == gs)
+                        .then(|| NodeId::word(target - base + 1))
+                };
+                edges.push(MappedEdge { dep: d, head: mapped, head_is_empty: head.is_empty_node(), label });
+            }
         }
-        for i in 0..system.chunk_sentences() as u32 {
-            phenomena.add_unaligned(None, Some(system.sentence(i)));
+        phenomena.add_mapped(sentence, &edges, &aligned);
+    }
+    // System edges into unaligned words and into empty nodes match nothing.
+    for s in system.words.iter().filter(|w| w.aligned == align::UNALIGNED) {
+        let ss = system.sentence(s.sentence);
+        for (head, _) in ss.deps(&ss.words[s.index as usize]) {
+            phenomena.add_unmatched_system(head.is_empty_node());
+        }
+    }
+    for i in 0..system.chunk_sentences() as u32 {
+        let ss = system.sentence(i);
+        for empty in &ss.empty_nodes {
+            for _ in ss.deps(empty) {
+                phenomena.add_unmatched_system(true);
+            }
         }
     }
 }
