@@ -563,3 +563,10 @@ fn phenomena_count_system_edges_through_the_alignment() {
     // He and Go lost their basic heads in the system graph.
     assert_eq!(counts(Phenomenon::Missing), (0, 2, 0));
 }
+
+#[test]
+fn forms_in_multiword_spans_are_lower_cased_as_whole_words() {
+    // Python's `str.lower` gives a final sigma `ς`: `ΣΤΟΣ` lower-cased is `στος`.
+    // (Lower-cased letter by letter, `ΣΤΟΣ` would be `στοσ` and only one pair would align.)
+    assert_eq!(aligned_words(&["ΣΤΟΣΤΟΣ ΣΤΟΣ στος"], &["ΣΤΟΣΤΟΣ στος ΣΤΟΣ"]), 2);
+}

@@ -378,11 +378,14 @@ impl<R> Side<R> {
         s.column(&s.words[w.index as usize], column)
     }
 
-    /// The form the scorer compares inside multiword spans: lower-cased, without Zs whitespace
-    /// outside multiword tokens (where the scorer removed it), as it is inside them.
-    fn lcs_form(&self, w: &Word) -> impl Iterator<Item = char> + '_ {
-        let multiword = w.multiword;
-        self.column(w, FORM).chars().filter(move |&c| multiword || !is_zs(c)).flat_map(char::to_lowercase)
+    /// Writes into `out` the form the scorer compares inside multiword spans: without Zs
+    /// whitespace outside multiword tokens (where the scorer removed it), lower-cased as a whole
+    /// (as Python's `str.lower`, so a final `Σ` becomes `ς`).
+    fn lcs_form(&self, w: &Word, scratch: &mut String, out: &mut String) {
+        scratch.clear();
+        scratch.extend(self.column(w, FORM).chars().filter(|&c| w.multiword || !is_zs(c)));
+        out.clear();
+        out.push_str(&scratch.to_lowercase());
     }
 
     /// The line of the token holding text offset `at` (the last token when `at` is past the end).
@@ -443,6 +446,10 @@ pub(crate) fn text_mismatch<G, S>(gold: &Side<G>, system: &Side<S>, at: usize) -
 #[derive(Default)]
 pub(crate) struct Aligner {
     lcs: Vec<u32>,
+    /// Lower-cased forms of the span's gold and system words (buffers reused).
+    gold_forms: Vec<String>,
+    system_forms: Vec<String>,
+    scratch: String,
 }
 
 /// Which words the alignment of a chunk left unvisited at its end.
@@ -519,23 +526,33 @@ impl Aligner {
         sr: std::ops::Range<usize>,
     ) {
         let (n, m) = (gr.len(), sr.len());
-        let same = |gold: &Side<G>, system: &Side<S>, g: usize, s: usize| {
-            gold.lcs_form(&gold.words[gr.start + g]).eq(system.lcs_form(&system.words[sr.start + s]))
-        };
+        for (forms, count) in [(&mut self.gold_forms, n), (&mut self.system_forms, m)] {
+            if forms.len() < count {
+                forms.resize(count, String::new());
+            }
+        }
+        for (k, w) in gold.words[gr.clone()].iter().enumerate() {
+            gold.lcs_form(w, &mut self.scratch, &mut self.gold_forms[k]);
+        }
+        for (k, w) in system.words[sr.clone()].iter().enumerate() {
+            system.lcs_form(w, &mut self.scratch, &mut self.system_forms[k]);
+        }
+        let (gold_forms, system_forms) = (&self.gold_forms, &self.system_forms);
+        let same = |g: usize, s: usize| gold_forms[g] == system_forms[s];
         // lcs[g * (m + 1) + s]: LCS length of gold words g.. and system words s..
         self.lcs.clear();
         self.lcs.resize((n + 1) * (m + 1), 0);
         let at = |g: usize, s: usize| g * (m + 1) + s;
         for g in (0..n).rev() {
             for s in (0..m).rev() {
-                let mut v = if same(gold, system, g, s) { 1 + self.lcs[at(g + 1, s + 1)] } else { 0 };
+                let mut v = if same(g, s) { 1 + self.lcs[at(g + 1, s + 1)] } else { 0 };
                 v = v.max(self.lcs[at(g + 1, s)]).max(self.lcs[at(g, s + 1)]);
                 self.lcs[at(g, s)] = v;
             }
         }
         let (mut g, mut s) = (0, 0);
         while g < n && s < m {
-            if same(gold, system, g, s) {
+            if same(g, s) {
                 link(gold, system, gr.start + g, sr.start + s);
                 g += 1;
                 s += 1;
