@@ -40,9 +40,10 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         for (gold, system) in &pairs {
             reports.push(evaluate_files(gold, system, &options)?);
         }
-        let intervals: Vec<Option<Intervals>> =
-            reports.iter().map(|r| args.bootstrap.map(|n| bootstrap::intervals(r.units(), n, args.seed))).collect();
         if args.json {
+            // Intervals per pair (the table shows F1s only).
+            let intervals: Vec<Option<Intervals>> =
+                reports.iter().map(|r| args.bootstrap.map(|n| bootstrap::intervals(r.units(), n, args.seed))).collect();
             let list: Vec<Value> = pairs
                 .iter()
                 .zip(&reports)
