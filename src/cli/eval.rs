@@ -15,7 +15,12 @@ use std::process::ExitCode;
 const DEFAULT_SAMPLES: usize = 1000;
 
 pub fn run(args: EvalArgs) -> Result<ExitCode> {
-    let stdin_count = args.files.iter().chain(&args.compare).filter(|f| super::is_stdin(f)).count();
+    let stdin_count = args
+        .files
+        .iter()
+        .chain(&args.compare)
+        .filter(|f| super::is_stdin(f))
+        .count();
     if stdin_count > 1 {
         if args.files.len() == 2 && args.compare.is_none() {
             bail!("gold and system cannot both be `-`: stdin is one input");
@@ -33,7 +38,9 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
     let mut out = Output::create(args.output.as_deref())?;
     if args.macro_average {
         if args.compare.is_some() {
-            bail!("--compare compares two systems on one gold file; it does not combine with --macro");
+            bail!(
+                "--compare compares two systems on one gold file; it does not combine with --macro"
+            );
         }
         let pairs = macro_pairs(&args.files)?;
         let mut reports = Vec::new();
@@ -42,8 +49,13 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         }
         if args.json {
             // Intervals per pair (the table shows F1s only).
-            let intervals: Vec<Option<Intervals>> =
-                reports.iter().map(|r| args.bootstrap.map(|n| bootstrap::intervals(r.units(), n, args.seed))).collect();
+            let intervals: Vec<Option<Intervals>> = reports
+                .iter()
+                .map(|r| {
+                    args.bootstrap
+                        .map(|n| bootstrap::intervals(r.units(), n, args.seed))
+                })
+                .collect();
             let list: Vec<Value> = pairs
                 .iter()
                 .zip(&reports)
@@ -67,12 +79,18 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         bail!("eval takes GOLD SYSTEM (or, with --macro, GOLD SYSTEM pairs or one TSV of pairs); got {} files", args.files.len());
     };
     let report = evaluate_files(gold, system, &options)?;
-    let intervals = args.bootstrap.map(|n| bootstrap::intervals(report.units(), n, args.seed));
+    let intervals = args
+        .bootstrap
+        .map(|n| bootstrap::intervals(report.units(), n, args.seed));
     let comparison = match &args.compare {
         Some(system_b) => {
             let report_b = evaluate_files(gold, system_b, &options)?;
             let samples = args.bootstrap.unwrap_or(DEFAULT_SAMPLES);
-            Some((system_b, bootstrap::compare(&report, &report_b, samples, args.seed), samples))
+            Some((
+                system_b,
+                bootstrap::compare(&report, &report_b, samples, args.seed),
+                samples,
+            ))
         }
         None => None,
     };
@@ -116,7 +134,8 @@ fn report_json(report: &Report, intervals: Option<&Intervals>) -> Value {
 /// The (gold, system) pairs of `--macro`: the files two by two, or the lines of one TSV file.
 fn macro_pairs(files: &[PathBuf]) -> Result<Vec<(PathBuf, PathBuf)>> {
     if let [tsv] = files {
-        let text = std::fs::read_to_string(tsv).with_context(|| format!("{}: cannot read", tsv.display()))?;
+        let text = std::fs::read_to_string(tsv)
+            .with_context(|| format!("{}: cannot read", tsv.display()))?;
         let dir = tsv.parent().unwrap_or(Path::new(""));
         let mut pairs = Vec::new();
         for (n, line) in text.lines().enumerate() {
@@ -138,14 +157,19 @@ fn macro_pairs(files: &[PathBuf]) -> Result<Vec<(PathBuf, PathBuf)>> {
             pairs.push((dir.join(gold), dir.join(system)));
         }
         if pairs.is_empty() {
-            return Err(super::Invalid(format!("{}: no GOLD<TAB>SYSTEM lines", tsv.display())).into());
+            return Err(
+                super::Invalid(format!("{}: no GOLD<TAB>SYSTEM lines", tsv.display())).into(),
+            );
         }
         return Ok(pairs);
     }
     if !files.len().is_multiple_of(2) {
         bail!("--macro takes GOLD SYSTEM pairs (an even number of files) or one TSV file; got {} files", files.len());
     }
-    Ok(files.chunks(2).map(|p| (p[0].clone(), p[1].clone())).collect())
+    Ok(files
+        .chunks(2)
+        .map(|p| (p[0].clone(), p[1].clone()))
+        .collect())
 }
 
 /// Every figure averaged over the pairs, as the shared tasks rank systems.
@@ -154,7 +178,9 @@ fn macro_json(reports: &[Report]) -> Value {
     let n = reports.len().max(1) as f64;
     for metric in Metric::ALL {
         let mean = |f: &dyn Fn(&Report) -> f64| reports.iter().map(f).sum::<f64>() / n;
-        let accuracy = metric.has_aligned_accuracy().then(|| mean(&|r| r.score(metric).aligned_accuracy()));
+        let accuracy = metric
+            .has_aligned_accuracy()
+            .then(|| mean(&|r| r.score(metric).aligned_accuracy()));
         map.insert(
             metric.name().to_string(),
             json!({
@@ -166,14 +192,23 @@ fn macro_json(reports: &[Report]) -> Value {
         );
     }
     if reports.iter().all(|r| r.gram_eval.is_some()) && !reports.is_empty() {
-        let quality = reports.iter().filter_map(|r| r.gram_eval.as_ref()).map(|g| g.quality()).sum::<f64>() / n;
+        let quality = reports
+            .iter()
+            .filter_map(|r| r.gram_eval.as_ref())
+            .map(|g| g.quality())
+            .sum::<f64>()
+            / n;
         map.insert("GramEval".to_string(), json!({ "Quality": quality }));
     }
     Value::Object(map)
 }
 
 /// One line of F1 per pair, then the macro average.
-fn write_macro_table(out: &mut Output, pairs: &[(PathBuf, PathBuf)], reports: &[Report]) -> Result<()> {
+fn write_macro_table(
+    out: &mut Output,
+    pairs: &[(PathBuf, PathBuf)],
+    reports: &[Report],
+) -> Result<()> {
     let gram_eval = reports.iter().all(|r| r.gram_eval.is_some());
     write!(out, "F1 per pair")?;
     for metric in Metric::ALL {
@@ -196,17 +231,33 @@ fn write_macro_table(out: &mut Output, pairs: &[(PathBuf, PathBuf)], reports: &[
     let averages = macro_json(reports);
     write!(out, "Macro average ({} pairs)", reports.len())?;
     for metric in Metric::ALL {
-        write!(out, "\t{:.2}", averages[metric.name()]["f1"].as_f64().unwrap_or(0.0))?;
+        write!(
+            out,
+            "\t{:.2}",
+            averages[metric.name()]["f1"].as_f64().unwrap_or(0.0)
+        )?;
     }
     if gram_eval {
-        write!(out, "\t{:.2}", averages["GramEval"]["Quality"].as_f64().unwrap_or(0.0))?;
+        write!(
+            out,
+            "\t{:.2}",
+            averages["GramEval"]["Quality"].as_f64().unwrap_or(0.0)
+        )?;
     }
     writeln!(out)?;
     Ok(())
 }
 
-fn write_intervals(out: &mut Output, intervals: &Intervals, samples: usize, seed: u64) -> Result<()> {
-    writeln!(out, "95% confidence intervals of F1 ({samples} resamplings of sentences, seed {seed}):")?;
+fn write_intervals(
+    out: &mut Output,
+    intervals: &Intervals,
+    samples: usize,
+    seed: u64,
+) -> Result<()> {
+    writeln!(
+        out,
+        "95% confidence intervals of F1 ({samples} resamplings of sentences, seed {seed}):"
+    )?;
     for (metric, (low, high)) in Metric::ALL.iter().zip(intervals) {
         writeln!(out, "  {:<22} [{low:.2}, {high:.2}]", metric.name())?;
     }
@@ -221,9 +272,16 @@ fn write_comparison(
     samples: usize,
     seed: u64,
 ) -> Result<()> {
-    writeln!(out, "Paired bootstrap test ({samples} resamplings of sentences, seed {seed}):")?;
+    writeln!(
+        out,
+        "Paired bootstrap test ({samples} resamplings of sentences, seed {seed}):"
+    )?;
     writeln!(out, "  A = {}\n  B = {}", a.display(), b.display())?;
-    writeln!(out, "  {:<22} {:>7} {:>7} {:>7} {:>7}  Significant (p < 0.05)", "Metric", "A F1", "B F1", "A-B", "p")?;
+    writeln!(
+        out,
+        "  {:<22} {:>7} {:>7} {:>7} {:>7}  Significant (p < 0.05)",
+        "Metric", "A F1", "B F1", "A-B", "p"
+    )?;
     for c in comparisons {
         writeln!(
             out,

@@ -22,9 +22,35 @@ use std::io::BufRead;
 
 /// Relations whose dependents are content words in CLAS, MLAS and BLEX (CoNLL 2018).
 const CONTENT_DEPRELS: &[&str] = &[
-    "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl", "dislocated", "advcl", "advmod",
-    "discourse", "nmod", "appos", "nummod", "acl", "amod", "conj", "fixed", "flat", "compound", "list", "parataxis",
-    "orphan", "goeswith", "reparandum", "root", "dep",
+    "nsubj",
+    "obj",
+    "iobj",
+    "csubj",
+    "ccomp",
+    "xcomp",
+    "obl",
+    "vocative",
+    "expl",
+    "dislocated",
+    "advcl",
+    "advmod",
+    "discourse",
+    "nmod",
+    "appos",
+    "nummod",
+    "acl",
+    "amod",
+    "conj",
+    "fixed",
+    "flat",
+    "compound",
+    "list",
+    "parataxis",
+    "orphan",
+    "goeswith",
+    "reparandum",
+    "root",
+    "dep",
 ];
 
 /// Relations of the function words that MLAS attaches to their head (CoNLL 2018).
@@ -35,8 +61,9 @@ const FUNCTIONAL_DEPRELS: &[&str] = &["aux", "cop", "mark", "det", "clf", "case"
 /// [`crate::ud::UNIVERSAL_FEATURES`]) are ignored as the official figures ignore them; layered
 /// features (`Number[psor]`) are not universal features for the scorer either.
 const SCORED_FEATURES: &[&str] = &[
-    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy", "Number", "Case", "Definite",
-    "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person", "Polite",
+    "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy", "Number",
+    "Case", "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident",
+    "Polarity", "Person", "Polite",
 ];
 
 /// The largest LCS table (words × words) of one multiword span: the scorer's alignment is
@@ -50,7 +77,11 @@ pub(crate) const UNALIGNED: u32 = u32::MAX;
 /// Whether `c` is whitespace of Unicode category Zs (space separators), which the scorers drop
 /// from forms before comparing the two files' text.
 fn is_zs(c: char) -> bool {
-    matches!(c, ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}')
+    matches!(
+        c,
+        ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
 }
 
 /// A span of the chunk's text, in bytes.
@@ -157,7 +188,10 @@ impl<R: BufRead> Side<R> {
             return Ok(false);
         }
         let next = &self.sentences[self.used];
-        let first = next.lines.iter().find(|l| matches!(l.kind, LineKind::Multiword | LineKind::Word(_)));
+        let first = next
+            .lines
+            .iter()
+            .find(|l| matches!(l.kind, LineKind::Multiword | LineKind::Word(_)));
         Ok(first.is_some_and(|l| l.kind == LineKind::Multiword))
     }
 
@@ -166,17 +200,23 @@ impl<R: BufRead> Side<R> {
     fn read_ahead(&mut self) -> Result<bool, EvalError> {
         let mut block = RawBlock::default();
         loop {
-            let more = self.reader.read_block(&mut block).map_err(|error| EvalError::Io {
-                file: self.name.clone(),
-                error,
-            })?;
+            let more = self
+                .reader
+                .read_block(&mut block)
+                .map_err(|error| EvalError::Io {
+                    file: self.name.clone(),
+                    error,
+                })?;
             if !more {
                 self.done = true;
                 return Ok(false);
             }
             self.end_line = block.first_line + memchr::memchr_iter(b'\n', &block.bytes).count();
             // Only blank lines (possibly after a byte-order mark): what trails the last sentence.
-            let content = block.bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&block.bytes);
+            let content = block
+                .bytes
+                .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+                .unwrap_or(&block.bytes);
             if content.iter().all(|b| matches!(b, b'\n' | b'\r')) {
                 continue;
             }
@@ -251,7 +291,11 @@ impl<R> Side<R> {
             "collapsing empty nodes takes more than {} steps in this sentence (too many paths through empty nodes)",
             super::collapse::MAX_COLLAPSE_WORK
         );
-        EvalError::Parse { file: self.name.clone(), line, message }
+        EvalError::Parse {
+            file: self.name.clone(),
+            line,
+            message,
+        }
     }
 
     /// Appends a sentence's tokens, words and text to the chunk's tables.
@@ -276,7 +320,10 @@ impl<R> Side<R> {
                     let mut columns = text.split('\t');
                     let id = columns.next().unwrap_or("");
                     let form = columns.next().unwrap_or("");
-                    multiword_end = id.split_once('-').and_then(|(_, end)| parse_u32(end)).unwrap_or(0);
+                    multiword_end = id
+                        .split_once('-')
+                        .and_then(|(_, end)| parse_u32(end))
+                        .unwrap_or(0);
                     multiword_span = self.push_token(form, line.number)?;
                 }
                 LineKind::Word(i) => {
@@ -284,7 +331,10 @@ impl<R> Side<R> {
                     let (span, multiword) = if token.id.word <= multiword_end {
                         (multiword_span, true)
                     } else {
-                        (self.push_token(sentence.column(token, FORM), line.number)?, false)
+                        (
+                            self.push_token(sentence.column(token, FORM), line.number)?,
+                            false,
+                        )
                     };
                     let deprel = universal(sentence.column(token, DEPREL));
                     let feats = self.push_feats(sentence.column(token, FEATS));
@@ -293,7 +343,11 @@ impl<R> Side<R> {
                         multiword,
                         sentence: s as u32,
                         index: i,
-                        parent: if token.head == 0 { 0 } else { base + token.head },
+                        parent: if token.head == 0 {
+                            0
+                        } else {
+                            base + token.head
+                        },
                         content: CONTENT_DEPRELS.contains(&deprel),
                         functional: FUNCTIONAL_DEPRELS.contains(&deprel),
                         feats,
@@ -304,7 +358,10 @@ impl<R> Side<R> {
                 _ => {}
             }
         }
-        self.sentence_spans.push(Span { start: sentence_start, end: self.chars.len() });
+        self.sentence_spans.push(Span {
+            start: sentence_start,
+            end: self.chars.len(),
+        });
         // Functional children of each word, in word order (MLAS compares them as lists).
         self.pairs.clear();
         for (i, w) in self.words[base as usize..].iter().enumerate() {
@@ -334,12 +391,17 @@ impl<R> Side<R> {
     fn push_token(&mut self, form: &str, line: usize) -> Result<Span, EvalError> {
         let start = self.chars.len();
         self.chars.extend(form.chars().filter(|&c| !is_zs(c)));
-        let span = Span { start, end: self.chars.len() };
+        let span = Span {
+            start,
+            end: self.chars.len(),
+        };
         if span.start == span.end {
             return Err(EvalError::Parse {
                 file: self.name.clone(),
                 line,
-                message: format!("FORM '{form}' is empty once whitespace is removed: the text cannot be aligned"),
+                message: format!(
+                    "FORM '{form}' is empty once whitespace is removed: the text cannot be aligned"
+                ),
             });
         }
         self.tokens.push(span);
@@ -359,7 +421,9 @@ impl<R> Side<R> {
             }
             offset += feat.len() as u32 + 1;
         }
-        self.feat_list.sort_unstable_by(|a, b| feats[a.0 as usize..a.1 as usize].cmp(&feats[b.0 as usize..b.1 as usize]));
+        self.feat_list.sort_unstable_by(|a, b| {
+            feats[a.0 as usize..a.1 as usize].cmp(&feats[b.0 as usize..b.1 as usize])
+        });
         for (n, (a, b)) in self.feat_list.iter().enumerate() {
             if n > 0 {
                 self.feats.push('|');
@@ -383,7 +447,11 @@ impl<R> Side<R> {
     /// (as Python's `str.lower`, so a final `Σ` becomes `ς`).
     fn lcs_form(&self, w: &Word, scratch: &mut String, out: &mut String) {
         scratch.clear();
-        scratch.extend(self.column(w, FORM).chars().filter(|&c| w.multiword || !is_zs(c)));
+        scratch.extend(
+            self.column(w, FORM)
+                .chars()
+                .filter(|&c| w.multiword || !is_zs(c)),
+        );
         out.clear();
         out.push_str(&scratch.to_lowercase());
     }
@@ -391,7 +459,10 @@ impl<R> Side<R> {
     /// The line of the token holding text offset `at` (the last token when `at` is past the end).
     fn line_at(&self, at: usize) -> usize {
         let i = self.tokens.partition_point(|t| t.end <= at);
-        self.token_lines.get(i).or(self.token_lines.last()).map_or(self.end_line, |&line| line)
+        self.token_lines
+            .get(i)
+            .or(self.token_lines.last())
+            .map_or(self.end_line, |&line| line)
     }
 
     /// Up to 20 characters of the text from `at`.
@@ -402,9 +473,16 @@ impl<R> Side<R> {
 
 /// Checks that the text both sides have read so far agrees from `checked` on; returns how far
 /// it was checked.
-pub(crate) fn check_text<G, S>(gold: &Side<G>, system: &Side<S>, checked: usize) -> Result<usize, EvalError> {
+pub(crate) fn check_text<G, S>(
+    gold: &Side<G>,
+    system: &Side<S>,
+    checked: usize,
+) -> Result<usize, EvalError> {
     let n = gold.chars.len().min(system.chars.len());
-    let (g, s) = (&gold.chars.as_bytes()[checked..n], &system.chars.as_bytes()[checked..n]);
+    let (g, s) = (
+        &gold.chars.as_bytes()[checked..n],
+        &system.chars.as_bytes()[checked..n],
+    );
     match g.iter().zip(s).position(|(a, b)| a != b) {
         None => Ok(n),
         Some(k) => {
@@ -429,7 +507,10 @@ pub(crate) fn text_mismatch<G, S>(gold: &Side<G>, system: &Side<S>, at: usize) -
             gold_line
         )
     } else if at >= gold.chars.len() {
-        format!("the system file's text goes on past the end of gold's: '{}'", system.text_at(at))
+        format!(
+            "the system file's text goes on past the end of gold's: '{}'",
+            system.text_at(at)
+        )
     } else {
         format!(
             "the text differs from gold's ({}:{}): gold has '{}', system has '{}'",
@@ -439,7 +520,11 @@ pub(crate) fn text_mismatch<G, S>(gold: &Side<G>, system: &Side<S>, at: usize) -
             system.text_at(at)
         )
     };
-    EvalError::Mismatch { file: system.name.clone(), line: system_line, message }
+    EvalError::Mismatch {
+        file: system.name.clone(),
+        line: system_line,
+        message,
+    }
 }
 
 /// Scratch of the LCS table, reused.
@@ -470,7 +555,11 @@ pub(crate) enum Leftover {
 impl Aligner {
     /// Aligns the chunk's words (setting `Word::aligned` on both sides); says which side's words
     /// were left at the end (see [`Leftover`]).
-    pub(crate) fn align<G, S>(&mut self, gold: &mut Side<G>, system: &mut Side<S>) -> Result<Leftover, EvalError> {
+    pub(crate) fn align<G, S>(
+        &mut self,
+        gold: &mut Side<G>,
+        system: &mut Side<S>,
+    ) -> Result<Leftover, EvalError> {
         for w in gold.words.iter_mut().chain(system.words.iter_mut()) {
             w.aligned = UNALIGNED;
         }
@@ -545,7 +634,11 @@ impl Aligner {
         let at = |g: usize, s: usize| g * (m + 1) + s;
         for g in (0..n).rev() {
             for s in (0..m).rev() {
-                let mut v = if same(g, s) { 1 + self.lcs[at(g + 1, s + 1)] } else { 0 };
+                let mut v = if same(g, s) {
+                    1 + self.lcs[at(g + 1, s + 1)]
+                } else {
+                    0
+                };
                 v = v.max(self.lcs[at(g + 1, s)]).max(self.lcs[at(g, s + 1)]);
                 self.lcs[at(g, s)] = v;
             }
@@ -572,7 +665,12 @@ fn link<G, S>(gold: &mut Side<G>, system: &mut Side<S>, g: usize, s: usize) {
 
 /// The multiword span starting at `gi`/`si` (one of which is in a multiword token): the words
 /// `gs..gi` and `ss..si` it holds, as the scorer delimits it.
-fn multiword_span(gold: &[Word], system: &[Word], mut gi: usize, mut si: usize) -> (usize, usize, usize, usize) {
+fn multiword_span(
+    gold: &[Word],
+    system: &[Word],
+    mut gi: usize,
+    mut si: usize,
+) -> (usize, usize, usize, usize) {
     let mut end;
     if gold[gi].multiword {
         end = gold[gi].span.end;
@@ -591,7 +689,13 @@ fn multiword_span(gold: &[Word], system: &[Word], mut gi: usize, mut si: usize) 
         Some(w) if w.multiword => w.span.start >= end,
         Some(w) => w.span.end > end,
     };
-    let extend = |w: &Word, end: usize| if w.multiword { end.max(w.span.end) } else { end };
+    let extend = |w: &Word, end: usize| {
+        if w.multiword {
+            end.max(w.span.end)
+        } else {
+            end
+        }
+    };
     while !beyond(gold, gi, end) || !beyond(system, si, end) {
         if gi < gold.len() && (si >= system.len() || gold[gi].span.start <= system[si].span.start) {
             end = extend(&gold[gi], end);
@@ -621,12 +725,20 @@ fn spans_score(gold: &[Span], system: &[Span]) -> Score {
             si += 1;
         }
     }
-    Score { gold: gold.len() as u64, system: system.len() as u64, correct, aligned: 0 }
+    Score {
+        gold: gold.len() as u64,
+        system: system.len() as u64,
+        correct,
+        aligned: 0,
+    }
 }
 
 /// The GramEval 2020 sums of an aligned chunk (see [`super::grameval`]).
 pub(crate) fn grameval_chunk<G, S>(gold: &Side<G>, system: &Side<S>) -> GramEval {
-    let mut out = GramEval { words: gold.words.len() as u64, ..GramEval::default() };
+    let mut out = GramEval {
+        words: gold.words.len() as u64,
+        ..GramEval::default()
+    };
     for g in &gold.words {
         if g.aligned == UNALIGNED {
             continue;
@@ -681,9 +793,13 @@ pub(crate) fn score_chunk<G, S>(gold: &Side<G>, system: &Side<S>) -> Counts {
             }
         }
         let edges = if side_is_gold {
-            (0..gold.used).map(|i| gold.graphs[i].edge_count()).sum::<usize>()
+            (0..gold.used)
+                .map(|i| gold.graphs[i].edge_count())
+                .sum::<usize>()
         } else {
-            (0..system.used).map(|i| system.graphs[i].edge_count()).sum::<usize>()
+            (0..system.used)
+                .map(|i| system.graphs[i].edge_count())
+                .sum::<usize>()
         } as u64;
         add(Metric::Elas, edges);
         add(Metric::Eulas, edges);
@@ -711,7 +827,10 @@ pub(crate) fn score_chunk<G, S>(gold: &Side<G>, system: &Side<S>) -> Counts {
         hit(Metric::Upos, upos.0 == upos.1);
         hit(Metric::Xpos, xpos.0 == xpos.1);
         hit(Metric::UFeats, feats.0 == feats.1);
-        hit(Metric::AllTags, upos.0 == upos.1 && xpos.0 == xpos.1 && feats.0 == feats.1);
+        hit(
+            Metric::AllTags,
+            upos.0 == upos.1 && xpos.0 == xpos.1 && feats.0 == feats.1,
+        );
         hit(Metric::Lemmas, lemma_ok);
         hit(Metric::Uas, head_ok);
         hit(Metric::Las, head_ok && deprel_ok);
@@ -725,12 +844,16 @@ pub(crate) fn score_chunk<G, S>(gold: &Side<G>, system: &Side<S>) -> Counts {
                     && gc.iter().zip(sc).all(|(&a, &b)| {
                         let (ga, sb) = (&gold.words[a as usize], &system.words[b as usize]);
                         sb.aligned == a
-                            && universal(gold.column(ga, DEPREL)) == universal(system.column(sb, DEPREL))
+                            && universal(gold.column(ga, DEPREL))
+                                == universal(system.column(sb, DEPREL))
                             && gold.column(ga, UPOS) == system.column(sb, UPOS)
                             && gold.feats_of(ga) == system.feats_of(sb)
                     })
             };
-            hit(Metric::Mlas, las && upos.0 == upos.1 && feats.0 == feats.1 && children_ok);
+            hit(
+                Metric::Mlas,
+                las && upos.0 == upos.1 && feats.0 == feats.1 && children_ok,
+            );
             hit(Metric::Blex, las && lemma_ok);
         }
         let (elas, eulas) = enhanced_matches(gold, system, g, s, &mut gold_keys, &mut system_keys);
@@ -761,15 +884,35 @@ fn enhanced_matches<'a, G, S>(
         if h == 0 {
             0
         } else {
-            system.words[(system_base + h - 1) as usize].aligned.saturating_add(1)
+            system.words[(system_base + h - 1) as usize]
+                .aligned
+                .saturating_add(1)
         }
     };
     let (ge, se) = (gg.edges_into(g.index + 1), sg.edges_into(s.index + 1));
     let mut count = |universal_paths: bool| {
         gk.clear();
-        gk.extend(ge.iter().map(|e| (gold_head(e.head), if universal_paths { gg.universal_path(e) } else { gg.path(e) })));
+        gk.extend(ge.iter().map(|e| {
+            (
+                gold_head(e.head),
+                if universal_paths {
+                    gg.universal_path(e)
+                } else {
+                    gg.path(e)
+                },
+            )
+        }));
         sk.clear();
-        sk.extend(se.iter().map(|e| (system_head(e.head), if universal_paths { sg.universal_path(e) } else { sg.path(e) })));
+        sk.extend(se.iter().map(|e| {
+            (
+                system_head(e.head),
+                if universal_paths {
+                    sg.universal_path(e)
+                } else {
+                    sg.path(e)
+                },
+            )
+        }));
         super::score::matching_pairs(gk, sk)
     };
     (count(false), count(true))

@@ -23,7 +23,9 @@ pub type Intervals = [(f64, f64); Metric::COUNT];
 
 /// The 95% percentile interval of every metric's F1 over `samples` resamplings of `units`.
 pub fn intervals(units: &[Unit], samples: usize, seed: u64) -> Intervals {
-    let mut f1s: Vec<Vec<f64>> = (0..Metric::COUNT).map(|_| Vec::with_capacity(samples)).collect();
+    let mut f1s: Vec<Vec<f64>> = (0..Metric::COUNT)
+        .map(|_| Vec::with_capacity(samples))
+        .collect();
     let mut rng = fastrand::Rng::with_seed(seed);
     for _ in 0..samples {
         let totals = resample(units, &mut rng, |u| &u.counts);
@@ -65,7 +67,10 @@ pub fn compare(a: &Report, b: &Report, samples: usize, seed: u64) -> Vec<Compari
     let mut not_below = [0usize; Metric::COUNT];
     for _ in 0..samples {
         let picks: Vec<usize> = (0..pairs.len()).map(|_| rng.usize(..pairs.len())).collect();
-        let (mut ta, mut tb) = ([Score::default(); Metric::COUNT], [Score::default(); Metric::COUNT]);
+        let (mut ta, mut tb) = (
+            [Score::default(); Metric::COUNT],
+            [Score::default(); Metric::COUNT],
+        );
         for &i in &picks {
             add(&mut ta, &pairs[i].0);
             add(&mut tb, &pairs[i].1);
@@ -88,8 +93,17 @@ pub fn compare(a: &Report, b: &Report, samples: usize, seed: u64) -> Vec<Compari
             } else {
                 samples
             };
-            let p = if samples == 0 { 1.0 } else { (2.0 * against as f64 / samples as f64).min(1.0) };
-            Comparison { metric, a: fa, b: fb, p }
+            let p = if samples == 0 {
+                1.0
+            } else {
+                (2.0 * against as f64 / samples as f64).min(1.0)
+            };
+            Comparison {
+                metric,
+                a: fa,
+                b: fb,
+                p,
+            }
         })
         .collect()
 }
@@ -101,7 +115,11 @@ fn add(total: &mut [Score; Metric::COUNT], counts: &[Score; Metric::COUNT]) {
 }
 
 /// Sums the counts of `units.len()` units drawn with replacement.
-fn resample<U>(units: &[U], rng: &mut fastrand::Rng, counts: impl Fn(&U) -> &[Score; Metric::COUNT]) -> [Score; Metric::COUNT] {
+fn resample<U>(
+    units: &[U],
+    rng: &mut fastrand::Rng,
+    counts: impl Fn(&U) -> &[Score; Metric::COUNT],
+) -> [Score; Metric::COUNT] {
     let mut total = [Score::default(); Metric::COUNT];
     if units.is_empty() {
         return total;
@@ -129,10 +147,14 @@ fn merge_units(a: &[Unit], b: &[Unit]) -> Vec<([Score; Metric::COUNT], [Score; M
     let mut out = Vec::new();
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
-        let (mut ca, mut cb) = ([Score::default(); Metric::COUNT], [Score::default(); Metric::COUNT]);
+        let (mut ca, mut cb) = (
+            [Score::default(); Metric::COUNT],
+            [Score::default(); Metric::COUNT],
+        );
         // Take units until the next starts of A and B coincide (or one side is used up).
         loop {
-            let next = |units: &[Unit], k: usize| units.get(k).map_or(u64::MAX, |u| u.first_sentence);
+            let next =
+                |units: &[Unit], k: usize| units.get(k).map_or(u64::MAX, |u| u.first_sentence);
             if i < a.len() && (next(a, i) <= next(b, j) || j >= b.len()) {
                 add(&mut ca, &a[i].counts);
                 i += 1;
@@ -156,8 +178,16 @@ mod tests {
 
     fn unit(first: u64, correct: u64) -> Unit {
         let mut counts = [Score::default(); Metric::COUNT];
-        counts[0] = Score { gold: 10, system: 10, correct, aligned: 0 };
-        Unit { first_sentence: first, counts }
+        counts[0] = Score {
+            gold: 10,
+            system: 10,
+            correct,
+            aligned: 0,
+        };
+        Unit {
+            first_sentence: first,
+            counts,
+        }
     }
 
     #[test]
@@ -166,7 +196,10 @@ mod tests {
         let a = [unit(0, 1), unit(1, 2), unit(3, 3)];
         let b = [unit(0, 4), unit(2, 5), unit(3, 6)];
         let merged = merge_units(&a, &b);
-        let firsts: Vec<(u64, u64)> = merged.iter().map(|(x, y)| (x[0].correct, y[0].correct)).collect();
+        let firsts: Vec<(u64, u64)> = merged
+            .iter()
+            .map(|(x, y)| (x[0].correct, y[0].correct))
+            .collect();
         assert_eq!(firsts, [(3, 9), (3, 6)]);
     }
 

@@ -64,8 +64,18 @@ impl GramEval {
 impl fmt::Display for GramEval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [upos, feats, lemmas, las] = self.accuracies();
-        writeln!(f, "GramEval 2020 (accuracy over {} gold words):", crate::text::thousands(self.words))?;
-        for (name, value) in [("UPOS", upos), ("Feats", feats), ("Lemmas", lemmas), ("LAS", las), ("Quality", self.quality())] {
+        writeln!(
+            f,
+            "GramEval 2020 (accuracy over {} gold words):",
+            crate::text::thousands(self.words)
+        )?;
+        for (name, value) in [
+            ("UPOS", upos),
+            ("Feats", feats),
+            ("Lemmas", lemmas),
+            ("LAS", las),
+            ("Quality", self.quality()),
+        ] {
             writeln!(f, "  {name:<22} {value:>7.2}")?;
         }
         Ok(())
@@ -76,7 +86,10 @@ impl fmt::Display for GramEval {
 /// `Ё` is `е` too).
 pub(crate) fn same_label(a: &str, b: &str) -> bool {
     let fold = |s: &str| {
-        s.chars().flat_map(char::to_lowercase).map(|c| if c == 'ё' { 'е' } else { c }).collect::<Vec<char>>()
+        s.chars()
+            .flat_map(char::to_lowercase)
+            .map(|c| if c == 'ё' { 'е' } else { c })
+            .collect::<Vec<char>>()
     };
     if a == b {
         return true;
@@ -91,10 +104,15 @@ pub(crate) fn feature_share(gold: &str, system: &str) -> f64 {
     const EPSILON: f64 = 0.00001;
     fn pairs(feats: &str) -> impl Iterator<Item = (&str, &str)> {
         let feats = if feats == "_" { "" } else { feats };
-        feats.split('|').filter(|f| !f.is_empty()).filter_map(|f| f.split_once('='))
+        feats
+            .split('|')
+            .filter(|f| !f.is_empty())
+            .filter_map(|f| f.split_once('='))
     }
     let same_values = |a: &str, b: &str| {
-        a == b || (a.split(',').count() == b.split(',').count() && a.split(',').all(|v| b.split(',').any(|w| w == v)))
+        a == b
+            || (a.split(',').count() == b.split(',').count()
+                && a.split(',').all(|v| b.split(',').any(|w| w == v)))
     };
     let (mut total, mut same) = (0u32, 0u32);
     for (name, value) in pairs(gold) {
@@ -122,7 +140,10 @@ mod tests {
     fn features_score_the_share_of_gold_features() {
         assert_eq!(feature_share("_", "Case=Nom"), 1.0);
         assert!((feature_share("Case=Nom|Number=Sing", "Number=Sing") - 0.5).abs() < 1e-4);
-        assert!((feature_share("Case=Nom|Number=Sing", "Case=Nom|Number=Sing|Gender=Fem") - 1.0).abs() < 1e-9);
+        assert!(
+            (feature_share("Case=Nom|Number=Sing", "Case=Nom|Number=Sing|Gender=Fem") - 1.0).abs()
+                < 1e-9
+        );
         assert!((feature_share("Case=Acc,Nom", "Case=Nom,Acc") - 1.0).abs() < 1e-9);
         assert!(feature_share("Case=Nom", "Case=Acc") < 1e-4);
     }
