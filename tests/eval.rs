@@ -1,7 +1,7 @@
 //! Evaluation: the IWPT 2021 scores against the official scorer's numbers, error reporting, and
 //! the report formats.
 
-use eudify::eval::{evaluate_files, evaluate_readers, EvalError, EvalOptions, Phenomenon, Report};
+use eudify::eval::{evaluate_files, evaluate_readers, EvalError, EvalOptions, Metric, Phenomenon, Report};
 use crate::common::{dev_file, dev_files, sample_file, treebank_name};
 use std::path::Path;
 
@@ -27,7 +27,7 @@ fn copy_baseline(gold: &str) -> String {
 }
 
 fn evaluate_strings(gold: &str, system: &str, phenomena: bool) -> Result<Report, EvalError> {
-    let opts = EvalOptions { phenomena };
+    let opts = EvalOptions { phenomena, ..EvalOptions::default() };
     evaluate_readers(
         "gold.conllu",
         gold.as_bytes(),
@@ -139,39 +139,61 @@ const GOLD: &str = "# sent_id = a
 ";
 
 #[test]
-fn sentence_count_mismatch_is_refused_with_the_system_line() {
+fn text_that_differs_is_refused_with_both_lines_and_characters() {
     let first_only: String = GOLD.split_inclusive('\n').take(5).collect();
     let err = evaluate_strings(GOLD, &first_only, false).unwrap_err();
-    assert!(
-        err.to_string()
-            .starts_with("system.conllu:6: system file ends after 1 sentence, but"),
-        "{err}"
-    );
-    let err = evaluate_strings(&first_only, GOLD, false).unwrap_err();
-    assert!(
-        err.to_string()
-            .starts_with("system.conllu:6: system file has more sentences"),
-        "{err}"
-    );
-}
-
-#[test]
-fn word_count_and_form_mismatches_are_refused() {
-    let extra_word = GOLD.replace(
-        "1\tadvmod\t1:advmod\t_\n",
-        "1\tadvmod\t1:advmod\t_\n3\t!\t!\tPUNCT\t_\t_\t1\tpunct\t1:punct\t_\n",
-    );
-    let err = evaluate_strings(GOLD, &extra_word, false).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "system.conllu:6: sentence 2 (gold sent_id b) has 3 words in the system file but 2 in gold (gold.conllu:6)"
+        "system.conllu:6: the system file ends, but gold's text goes on with 'Gohome' (gold.conllu:7)"
     );
+    let err = evaluate_strings(&first_only, GOLD, false).unwrap_err();
+    assert_eq!(err.to_string(), "system.conllu:7: the system file's text goes on past the end of gold's: 'Gohome'");
     let other_form = GOLD.replace("2\thome\thome", "2\tHome\thome");
     let err = evaluate_strings(GOLD, &other_form, false).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "system.conllu:8: sentence 2 (gold sent_id b), word 2: FORM 'Home' differs from gold 'home' (gold.conllu:8)"
+        "system.conllu:8: the text differs from gold's (gold.conllu:8): gold has 'home', system has 'Home'"
     );
+    // A character of several bytes that differs in its last byte: reported whole.
+    let err = evaluate_strings(&GOLD.replace("home\thome", "hømé\thome"), &GOLD.replace("home\thome", "hømè\thome"), false).unwrap_err();
+    assert!(err.to_string().ends_with("gold has 'é', system has 'è'"), "{err}");
+}
+
+/// GOLD with the two sentences joined, `left` split into `le`+`ft`, and a system-only
+/// multiword token `Go` = `G` + `o` (two words): what a real tokenizer may do.
+const RETOKENIZED: &str = "# sent_id = x
+1\tHe\the\tPRON\t_\t_\t2\tnsubj\t2:nsubj\t_
+2\tle\tle\tVERB\t_\t_\t0\troot\t0:root\t_
+3\tft\tft\tX\t_\t_\t2\tdep\t2:dep\t_
+4-5\tGo\t_\t_\t_\t_\t_\t_\t_\t_
+4\tgo\tgo\tVERB\t_\t_\t2\tparataxis\t2:parataxis\t_
+5\tx\tx\tX\t_\t_\t4\tdep\t4:dep\t_
+6\thome\thome\tADV\t_\t_\t4\tadvmod\t4:advmod\t_
+
+";
+
+#[test]
+fn different_tokenization_and_segmentation_are_aligned_by_characters() {
+    let report = evaluate_strings(GOLD, RETOKENIZED, false).unwrap();
+    let score = |m: Metric| {
+        let s = report.score(m);
+        (s.gold, s.system, s.correct, s.aligned)
+    };
+    // Tokens: He, left, Go, home against He, le, ft, Go, home: He, Go, home agree.
+    assert_eq!(score(Metric::Tokens), (4, 5, 3, 0));
+    assert_eq!(score(Metric::Sentences), (2, 1, 0, 0));
+    // Words: He and home by span, Go with go by lower-cased form inside the multiword token.
+    assert_eq!(score(Metric::Words), (4, 6, 3, 0));
+    // He's head (left) is not aligned; Go is a root in gold, not in the system; home's head
+    // is Go in both.
+    assert_eq!(score(Metric::Uas), (4, 6, 1, 3));
+    assert_eq!(score(Metric::Lemmas), (4, 6, 3, 3));
+    assert_eq!(score(Metric::Upos), (4, 6, 3, 3));
+    assert_eq!(score(Metric::Elas), (4, 6, 1, 3));
+    assert_eq!(report.sentences, 2);
+    let json = report.to_json();
+    assert_eq!(json["Words"]["aligned_acc"], serde_json::Value::Null);
+    assert_eq!(json["UAS"]["aligned_acc"], 100.0 / 3.0);
 }
 
 #[test]
@@ -266,4 +288,285 @@ fn too_many_paths_through_empty_nodes_is_an_error_not_a_hang() {
     gold.push_str("2\tb\t_\t_\t_\t_\t1\tdep\t1.40:dep\t_\n\n");
     let err = evaluate_strings(&gold, &gold, false).unwrap_err();
     assert!(err.to_string().starts_with("gold.conllu:42: "), "{err}");
+}
+
+/// The pairs of `eval-reference` (real parser output and perturbed tokenization), with the
+/// official IWPT 2021 scorer's figures, or `None` (skipped, with a message) without shared data.
+fn reference_pairs() -> Option<(std::path::PathBuf, serde_json::Value)> {
+    dev_files()?;
+    let root = crate::common::shared_root().join("data/eval-reference");
+    let expected = std::fs::read_to_string(root.join("expected.json")).unwrap_or_else(|e| panic!("{}: {e}", root.display()));
+    Some((root, serde_json::from_str(&expected).unwrap()))
+}
+
+#[test]
+fn every_reference_pair_matches_the_official_scorer_to_0_01() {
+    let Some((root, expected)) = reference_pairs() else { return };
+    let pairs = expected["pairs"].as_array().unwrap();
+    assert!(pairs.len() >= 12, "expected.json has {} pairs", pairs.len());
+    let mut failures = Vec::new();
+    let mut figures = 0;
+    for pair in pairs {
+        let name = pair["name"].as_str().unwrap();
+        let gold = root.join(pair["gold"].as_str().unwrap());
+        let system = root.join(pair["system"].as_str().unwrap());
+        let report = evaluate_files(&gold, &system, &EvalOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let json = report.to_json();
+        for (metric, want) in pair["metrics"].as_object().unwrap() {
+            for key in ["p", "r", "f1", "aligned_acc"] {
+                let got = &json[metric.as_str()][key];
+                let ok = match (want[key].as_f64(), got.as_f64()) {
+                    (Some(w), Some(g)) => (w - g).abs() < 0.005 + 1e-9,
+                    (None, None) => true,
+                    _ => false,
+                };
+                figures += 1;
+                if !ok {
+                    failures.push(format!("{name} {metric} {key}: {got} (official {})", want[key]));
+                }
+            }
+        }
+    }
+    assert!(figures >= 12 * 15 * 4, "only {figures} figures compared");
+    assert!(failures.is_empty(), "{} of {figures} figures differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn gram_eval_scores_every_gold_word_with_its_own_comparisons() {
+    let gold = "1\tЁж\tёж\tNOUN\t_\tCase=Nom|Number=Sing\t2\tnsubj\t2:nsubj\t_
+2\tспит\tспать\tVERB\t_\t_\t0\troot\t0:root\t_
+3\tтихо\tтихо\tADV\t_\t_\t2\tadvmod\t2:advmod\t_
+4\t.\t.\tPUNCT\t_\t_\t2\tpunct\t2:punct\t_
+
+";
+    // Ёж: lemma `Еж` (case, ё), UPOS `noun`, half the features, relation `NSUBJ`: all count.
+    // спит: relation `root:x` is not `root`. `тихо.` is one token: neither word is aligned.
+    let system = "1\tЁж\tЕж\tnoun\t_\tNumber=Sing\t2\tNSUBJ\t2:nsubj\t_
+2\tспит\tспать\tVERB\t_\t_\t0\troot:x\t0:root\t_
+3\tтихо.\tтихо\tADV\t_\t_\t2\tadvmod\t2:advmod\t_
+
+";
+    let opts = EvalOptions { gram_eval: true, ..EvalOptions::default() };
+    let report = evaluate_readers("gold.conllu", gold.as_bytes(), "system.conllu", system.as_bytes(), &opts).unwrap();
+    let g = report.gram_eval.clone().unwrap();
+    assert_eq!((g.words, g.upos, g.lemmas, g.las), (4, 2, 2, 1));
+    // Features: ½ for Ёж, 1 for спит (no gold features), 0 for the unaligned words.
+    assert!((g.feats - 1.5).abs() < 1e-4, "{}", g.feats);
+    let json = report.to_json();
+    let quality = json["GramEval"]["Quality"].as_f64().unwrap();
+    assert!((quality - 100.0 * (2.0 + 1.5 + 2.0 + 1.0) / 16.0).abs() < 1e-3, "{quality}");
+    assert!(report.to_string().contains("GramEval 2020"));
+    let plain = evaluate_strings(GOLD, GOLD, false).unwrap();
+    assert!(plain.to_json().get("GramEval").is_none());
+}
+
+/// A one-sentence CoNLL-U file from tokens: `"ab"` is a word, `"ab a b"` a multiword token
+/// `ab` of words `a` and `b`. Every word hangs from the first.
+fn tokens_file(tokens: &[&str]) -> String {
+    let (mut out, mut n) = (String::new(), 0);
+    let word = |out: &mut String, n: &mut u32, form: &str| {
+        *n += 1;
+        let head = u32::from(*n > 1);
+        let deprel = if head == 0 { "root" } else { "dep" };
+        out.push_str(&format!("{n}\t{form}\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"));
+    };
+    for token in tokens {
+        let parts: Vec<&str> = token.split(' ').collect();
+        if parts.len() == 1 {
+            word(&mut out, &mut n, parts[0]);
+        } else {
+            out.push_str(&format!("{}-{}\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", n + 1, n + parts.len() as u32 - 1, parts[0]));
+            for part in &parts[1..] {
+                word(&mut out, &mut n, part);
+            }
+        }
+    }
+    out + "\n"
+}
+
+/// The words aligned between two token lists (the cases of the CoNLL 2018 scorer's own tests).
+fn aligned_words(gold: &[&str], system: &[&str]) -> u64 {
+    let report = evaluate_strings(&tokens_file(gold), &tokens_file(system), false).unwrap();
+    report.score(Metric::Words).correct
+}
+
+#[test]
+fn words_align_like_the_conll_2018_scorer() {
+    assert_eq!(aligned_words(&["a"], &["a"]), 1);
+    assert_eq!(aligned_words(&["a", "b", "c"], &["a", "b", "c"]), 3);
+    // Multiword tokens against plain tokens and against other multiword tokens.
+    assert_eq!(aligned_words(&["abc a b c"], &["a", "b", "c"]), 3);
+    assert_eq!(aligned_words(&["a", "bc b c", "d"], &["a", "b", "c", "d"]), 4);
+    assert_eq!(aligned_words(&["abcd a b c d"], &["ab a b", "cd c d"]), 4);
+    assert_eq!(aligned_words(&["abc a b c", "de d e"], &["a", "bcd b c d", "e"]), 5);
+    // Plain tokens align only on equal spans.
+    assert_eq!(aligned_words(&["abcd"], &["a", "b", "c", "d"]), 0);
+    assert_eq!(aligned_words(&["abc", "d"], &["a", "b", "c", "d"]), 1);
+    assert_eq!(aligned_words(&["a", "bc", "d"], &["a", "b", "c", "d"]), 2);
+    assert_eq!(aligned_words(&["a", "bc b c", "d"], &["a", "b", "cd"]), 2);
+    // Inside multiword spans, by LCS of lower-cased forms.
+    assert_eq!(aligned_words(&["abc a BX c", "def d EX f"], &["ab a b", "cd c d", "ef e f"]), 4);
+    assert_eq!(aligned_words(&["ab a b", "cd bc d"], &["a", "bc", "d"]), 2);
+    assert_eq!(aligned_words(&["a", "bc b c", "d"], &["ab AX BX", "cd CX a"]), 1);
+    // Text that differs is refused.
+    assert!(evaluate_strings(&tokens_file(&["a"]), &tokens_file(&["b"]), false).is_err());
+}
+
+fn tmp_file(name: &str, content: &str) -> std::path::PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", crate::common::text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The sample with every third word's head and label changed: a worse system.
+fn worse_sample() -> String {
+    let sample = std::fs::read_to_string("tests/data/sample.conllu").unwrap();
+    let mut n = 0;
+    let mut out = String::new();
+    for line in sample.split_inclusive('\n') {
+        let columns: Vec<&str> = line.trim_end_matches('\n').split('\t').collect();
+        if columns.len() == 10 && columns[0].parse::<u32>().is_ok() && columns[6] != "0" {
+            n += 1;
+            if n % 3 == 0 {
+                let mut c = columns.clone();
+                c[7] = "dep";
+                c[8] = "_";
+                out.push_str(&c.join("\t"));
+                out.push('\n');
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+#[test]
+fn cli_macro_averages_pairs_given_as_arguments_or_as_a_tsv() {
+    use crate::common::{run, text};
+    let gold = tmp_file("macro-gold.conllu", GOLD);
+    let system = tmp_file("macro-system.conllu", RETOKENIZED);
+    let (g, s) = (gold.to_str().unwrap(), system.to_str().unwrap());
+    let pairs = json_of(&run(&["eval", "--macro", g, g, g, s, "--json"], b""));
+    let words = |v: &serde_json::Value| v["Words"]["f1"].as_f64().unwrap();
+    let (first, second) = (words(&pairs["pairs"][0]), words(&pairs["pairs"][1]));
+    assert_eq!(first, 100.0);
+    assert!((words(&pairs["macro"]) - (first + second) / 2.0).abs() < 1e-9);
+    // The same pairs from a TSV, paths relative to it.
+    let tsv = tmp_file("macro-pairs.tsv", "# gold\tsystem\nmacro-gold.conllu\tmacro-gold.conllu\nmacro-gold.conllu\tmacro-system.conllu\n");
+    let from_tsv = json_of(&run(&["eval", "--macro", tsv.to_str().unwrap(), "--json"], b""));
+    assert_eq!(from_tsv["macro"], pairs["macro"]);
+    let table = run(&["eval", "--macro", tsv.to_str().unwrap()], b"");
+    let lines: Vec<String> = text(&table.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[3].starts_with("Macro average (2 pairs)\t"), "{lines:?}");
+    // A bad TSV line and an odd number of files are refused.
+    let bad = tmp_file("macro-bad.tsv", "macro-gold.conllu\n");
+    let out = run(&["eval", "--macro", bad.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("macro-bad.tsv:1: expected GOLD<TAB>SYSTEM, found 1 field"), "{}", text(&out.stderr));
+    let out = run(&["eval", "--macro", g, g, g], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn cli_bootstrap_intervals_are_reproducible_and_compare_finds_real_differences() {
+    use crate::common::run;
+    let gold = "tests/data/sample.conllu";
+    let worse = tmp_file("bootstrap-worse.conllu", &worse_sample());
+    let worse = worse.to_str().unwrap();
+    let args = ["eval", gold, worse, "--json", "--bootstrap", "300", "--seed", "5"];
+    let once = json_of(&run(&args, b""));
+    assert_eq!(once, json_of(&run(&args, b"")));
+    let (low, high) = (once["LAS"]["f1_ci"][0].as_f64().unwrap(), once["LAS"]["f1_ci"][1].as_f64().unwrap());
+    let las = once["LAS"]["f1"].as_f64().unwrap();
+    assert!(low < las && las < high && las < 90.0, "{low} {las} {high}");
+    assert_eq!(once["UPOS"]["f1_ci"], serde_json::json!([100.0, 100.0]));
+    // Gold against the worse system: LAS differs significantly, UPOS (unchanged) does not.
+    let compared = json_of(&run(&["eval", gold, gold, "--compare", worse, "--json"], b""));
+    let metrics = &compared["compare"]["metrics"];
+    assert_eq!(metrics["LAS"]["significant"], true);
+    assert!(metrics["LAS"]["p"].as_f64().unwrap() < 0.05);
+    assert_eq!(metrics["UPOS"]["significant"], false);
+    assert_eq!(metrics["UPOS"]["p"], 1.0);
+    assert_eq!(compared["compare"]["samples"], 1000);
+}
+
+#[test]
+fn words_left_at_a_sentence_end_can_align_into_the_next_multiword_span_as_the_scorer_does() {
+    // Gold `a bcd | de(d e)`, system `ab c d | de`. The scorer aligns the files in one pass: at
+    // the first sentence's end the system words `c` and `d` are still unvisited, and the multiword
+    // span of gold's `de` skips `c` and takes `d` in, where LCS aligns it with gold's `d`.
+    let gold = "1\ta\t_\t_\t_\t_\t0\troot\t0:root\t_
+2\tbcd\t_\t_\t_\t_\t1\tdep\t1:dep\t_
+
+1-2\tde\t_\t_\t_\t_\t_\t_\t_\t_
+1\td\t_\t_\t_\t_\t0\troot\t0:root\t_
+2\te\t_\t_\t_\t_\t1\tdep\t1:dep\t_
+
+";
+    let system = "1\tab\t_\t_\t_\t_\t0\troot\t0:root\t_
+2\tc\t_\t_\t_\t_\t1\tdep\t1:dep\t_
+3\td\t_\t_\t_\t_\t1\tdep\t1:dep\t_
+
+1\tde\t_\t_\t_\t_\t0\troot\t0:root\t_
+
+";
+    let report = evaluate_strings(gold, system, false).unwrap();
+    assert_eq!(report.score(Metric::Words).correct, 1);
+    // Without the multiword token nothing is carried over: `d` and `de` do not align.
+    let plain = gold.replace("1-2\tde\t_\t_\t_\t_\t_\t_\t_\t_\n1\td\t", "1\td\t");
+    assert_eq!(evaluate_strings(&plain, system, false).unwrap().score(Metric::Words).correct, 0);
+}
+
+#[test]
+fn a_multiword_span_too_long_to_align_is_an_error_not_an_exhausted_memory() {
+    // 8,000 words as one multiword token against 8,000 one-letter tokens: 64 million LCS cells.
+    let n = 8000;
+    let mut gold = format!("1-{n}\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", "a".repeat(n));
+    let mut system = String::new();
+    for i in 1..=n {
+        let (head, deprel) = if i == 1 { (0, "root") } else { (1, "dep") };
+        gold.push_str(&format!("{i}\ta\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"));
+        system.push_str(&format!("{i}\ta\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"));
+    }
+    gold.push('\n');
+    system.push('\n');
+    let err = evaluate_strings(&gold, &system, false).unwrap_err();
+    assert_eq!(err.to_string(), "system.conllu:1: a multiword span of 8000 gold and 8000 system words is too long to align");
+    // Half as long (16 million cells) is aligned.
+    let half: String = gold.lines().take(1).map(|_| format!("1-4000\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", "a".repeat(4000))).collect::<String>()
+        + &gold.lines().skip(1).take(4000).map(|l| format!("{l}\n")).collect::<String>()
+        + "\n";
+    let half_system: String = system.lines().take(4000).map(|l| format!("{l}\n")).collect::<String>() + "\n";
+    assert_eq!(evaluate_strings(&half, &half_system, false).unwrap().score(Metric::Words).correct, 4000);
+}
+
+#[test]
+fn phenomena_count_system_edges_through_the_alignment() {
+    let report = evaluate_strings(GOLD, RETOKENIZED, true).unwrap();
+    let p = report.phenomena.unwrap();
+    let counts = |class| {
+        let s = p.get(class);
+        (s.gold, s.system, s.correct)
+    };
+    // Only `home → Go advmod` survives retokenization: `Go` is aligned to the system's `go`
+    // inside the multiword token, so the system edge is read in gold's numbering and matches.
+    assert_eq!(counts(Phenomenon::Basic), (4, 1, 1));
+    // The system edges from or into unaligned words (`le`, `ft`, `x`) match nothing.
+    assert_eq!(counts(Phenomenon::Other), (0, 5, 0));
+    // He and Go lost their basic heads in the system graph.
+    assert_eq!(counts(Phenomenon::Missing), (0, 2, 0));
+}
+
+#[test]
+fn forms_in_multiword_spans_are_lower_cased_as_whole_words() {
+    // Python's `str.lower` gives a final sigma `ς`: `ΣΤΟΣ` lower-cased is `στος`.
+    // (Lower-cased letter by letter, `ΣΤΟΣ` would be `στοσ` and only one pair would align.)
+    assert_eq!(aligned_words(&["ΣΤΟΣΤΟΣ ΣΤΟΣ στος"], &["ΣΤΟΣΤΟΣ στος ΣΤΟΣ"]), 2);
 }

@@ -25,7 +25,8 @@ pub enum Command {
     /// Enhance CoNLL-U files (or stdin) and write the result to stdout or `-o FILE`.
     #[command(after_help = AFTER_HELP)]
     Enhance(EnhanceArgs),
-    /// Score a system file against a gold file (ELAS, EULAS, LAS as the IWPT 2021 scorer).
+    /// Score a system file against a gold file on any tokenization (the CoNLL 2018 and IWPT 2021
+    /// metrics, optionally GramEval 2020, macro averages, bootstrap intervals and tests).
     #[command(after_help = AFTER_HELP)]
     Eval(EvalArgs),
     /// Check the enhanced layer of CoNLL-U files (UD level 2).
@@ -119,10 +120,10 @@ pub enum OnErrorArg {
 
 #[derive(clap::Args, Debug)]
 pub struct EvalArgs {
-    /// Gold CoNLL-U file (gzip or not); `-` reads stdin.
-    pub gold: PathBuf,
-    /// System CoNLL-U file (gzip or not); `-` reads stdin (not both).
-    pub system: PathBuf,
+    /// GOLD SYSTEM: CoNLL-U files (gzip or not; `-` reads stdin, not both). With --macro: GOLD
+    /// SYSTEM repeated, or one TSV file of `GOLD<TAB>SYSTEM` lines (relative to the TSV's folder).
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
     /// Write to FILE instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -132,6 +133,22 @@ pub struct EvalArgs {
     /// Add precision/recall per enhancement phenomenon (see docs/phenomena.md).
     #[arg(long)]
     pub phenomena: bool,
+    /// Add the GramEval 2020 score (UPOS, features, lemmas, LAS and their mean).
+    #[arg(long)]
+    pub gram_eval: bool,
+    /// Score several pairs: one line per pair and the macro average (mean over pairs).
+    #[arg(long = "macro")]
+    pub macro_average: bool,
+    /// Add 95% confidence intervals of every F1 from N resamplings of the sentences.
+    #[arg(long, value_name = "N")]
+    pub bootstrap: Option<usize>,
+    /// Seed of the resampling (same seed, same intervals).
+    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    pub seed: u64,
+    /// Compare SYSTEM with SYSTEM_B by a paired bootstrap test (--bootstrap N resamplings,
+    /// 1000 by default): whether they differ significantly (p < 0.05).
+    #[arg(long, value_name = "SYSTEM_B")]
+    pub compare: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]

@@ -1,25 +1,32 @@
-//! Evaluation of enhanced graphs against gold: the IWPT 2021 shared-task scores (ELAS, EULAS,
-//! LAS) computed exactly as `iwpt21_xud_eval.py` does with gold tokenization, and an optional
-//! per-phenomenon breakdown (see `docs/phenomena.md`).
+//! Evaluation against gold: every metric of the CoNLL 2018 and IWPT 2021 shared tasks (Tokens,
+//! Sentences, Words, UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS, CLAS, MLAS, BLEX, ELAS,
+//! EULAS) computed as `iwpt21_xud_eval.py` does, on any tokenization and sentence segmentation
+//! (see [`align`]), and an optional per-phenomenon breakdown (see `docs/phenomena.md`).
 //!
-//! Both files are read sentence by sentence in lockstep, so memory does not grow with their size.
-//! Words must align 1:1: the files must have the same sentences with the same words (same count,
-//! same FORMs), otherwise evaluation is refused with an error pointing into the system file.
+//! The files are read a chunk of sentences at a time (where both end a sentence at the same
+//! character), so memory grows with the longest stretch of differently segmented text, not with
+//! the files. Their text (without whitespace) must be the same; otherwise evaluation is refused
+//! with an error pointing at the first difference.
 //!
 //! Before scoring, empty nodes are collapsed out of both graphs ([`collapse`]), as the shared
 //! task's `enhanced_collapse_empty_nodes.pl` did; the phenomenon breakdown works on the graphs
 //! as they are, empty nodes included.
 
+mod align;
+pub mod bootstrap;
 pub mod collapse;
+pub mod grameval;
 pub mod phenomena;
 pub mod score;
 
+pub use grameval::GramEval;
 pub use phenomena::{Phenomenon, PhenomenonScores};
-pub use score::{Report, Score};
+pub use score::{Metric, Report, Score};
 
-use crate::conllu::sentence::FORM;
-use crate::conllu::{input, BlockReader, RawBlock, Sentence};
-use collapse::CollapsedGraph;
+use crate::conllu::input;
+use crate::conllu::NodeId;
+use align::{Aligner, Leftover, Side};
+use phenomena::MappedEdge;
 use std::io::{self, BufRead};
 use std::path::Path;
 
@@ -28,6 +35,10 @@ use std::path::Path;
 pub struct EvalOptions {
     /// Also break enhanced edges down by phenomenon.
     pub phenomena: bool,
+    /// Also compute the GramEval 2020 score.
+    pub gram_eval: bool,
+    /// Keep the counts of every unit (sentence or group of sentences) for [`bootstrap`].
+    pub keep_units: bool,
 }
 
 /// Why a pair of files could not be evaluated. Displays as `FILE:LINE: message`.
@@ -75,168 +86,132 @@ pub fn evaluate_readers(
     system: impl BufRead,
     opts: &EvalOptions,
 ) -> Result<Report, EvalError> {
-    let mut gold = SentenceSource::new(gold_name, gold);
-    let mut system = SentenceSource::new(system_name, system);
+    let mut gold = Side::new(gold_name, gold);
+    let mut system = Side::new(system_name, system);
     let mut report = Report::default();
     if opts.phenomena {
         report.phenomena = Some(PhenomenonScores::default());
     }
-    let (mut gold_graph, mut system_graph) = (CollapsedGraph::default(), CollapsedGraph::default());
-    loop {
-        let has_gold = gold.advance()?;
-        let has_system = system.advance()?;
-        match (has_gold, has_system) {
-            (false, false) => break,
-            (true, false) => {
-                let message = format!(
-                    "system file ends after {}, but gold has more (next at {}:{})",
-                    crate::text::count(report.sentences, "sentence"), gold.name, gold.sentence.first_line
-                );
-                return Err(system.mismatch(system.end_line, message));
-            }
-            (false, true) => {
-                let message = format!(
-                    "system file has more sentences than gold ({})",
-                    report.sentences
-                );
-                return Err(system.mismatch(system.sentence.first_line, message));
-            }
-            (true, true) => {}
-        }
-        check_alignment(&gold, &system, report.sentences + 1)?;
-        let (g, s) = (&gold.sentence, &system.sentence);
-        gold_graph.build(g).map_err(|e| gold.too_many_paths(e))?;
-        system_graph
-            .build(s)
-            .map_err(|e| system.too_many_paths(e))?;
-        let (elas, eulas) = score::enhanced_scores(&gold_graph, &system_graph);
-        report.elas.add(elas);
-        report.eulas.add(eulas);
-        report.las.add(score::basic_score(g, s));
-        if let Some(phenomena) = &mut report.phenomena {
-            phenomena.add_sentence(g, s);
-        }
-        report.sentences += 1;
-        report.words += g.len() as u64;
+    if opts.gram_eval {
+        report.gram_eval = Some(GramEval::default());
     }
+    report.keep_units = opts.keep_units;
+    let mut aligner = Aligner::default();
+    // Text of the current chunk checked equal on both sides so far.
+    let mut checked = 0;
+    loop {
+        let (g_len, s_len) = (gold.text_len(), system.text_len());
+        let both_started = gold.chunk_sentences() > 0 && system.chunk_sentences() > 0;
+        // Both sides end a sentence at the same character: the chunk may end here, unless the
+        // scorer's alignment could carry words left here over into the next chunk.
+        if both_started && g_len == s_len {
+            let ends = match aligner.align(&mut gold, &mut system)? {
+                Leftover::None => true,
+                Leftover::Gold => !system.next_starts_with_multiword()?,
+                Leftover::System => !gold.next_starts_with_multiword()?,
+            };
+            if ends {
+                finish_chunk(&mut report, &gold, &system);
+                gold.clear_chunk();
+                system.clear_chunk();
+                checked = 0;
+                continue;
+            }
+        }
+        // Read from the side that is behind (gold first when even).
+        let read = if !gold.done && (g_len <= s_len || system.done) {
+            gold.read_sentence()?
+        } else if !system.done {
+            system.read_sentence()?
+        } else {
+            // Both files are read.
+            if g_len != s_len {
+                return Err(align::text_mismatch(&gold, &system, g_len.min(s_len)));
+            }
+            if both_started || gold.chunk_sentences() + system.chunk_sentences() > 0 {
+                // The last chunk: whatever is left over stays unaligned.
+                aligner.align(&mut gold, &mut system)?;
+                finish_chunk(&mut report, &gold, &system);
+            }
+            break;
+        };
+        if read {
+            checked = align::check_text(&gold, &system, checked)?;
+        }
+    }
+    report.sentences = gold.total_sentences;
+    report.words = gold.total_words;
     Ok(report)
 }
 
-/// Refuses sentence pairs whose words do not correspond: same count and same FORMs.
-fn check_alignment<G, S>(
-    gold: &SentenceSource<G>,
-    system: &SentenceSource<S>,
-    number: u64,
-) -> Result<(), EvalError> {
-    let (g, s) = (&gold.sentence, &system.sentence);
-    let which = match g.comment("sent_id") {
-        Some(id) => format!("sentence {number} (gold sent_id {id})"),
-        None => format!("sentence {number}"),
-    };
-    if g.len() != s.len() {
-        let message = format!(
-            "{which} has {} words in the system file but {} in gold ({}:{})",
-            s.len(),
-            g.len(),
-            gold.name,
-            g.first_line
-        );
-        return Err(system.mismatch(s.first_line, message));
+/// Adds an aligned chunk's counts to the report.
+fn finish_chunk<G, S>(report: &mut Report, gold: &Side<G>, system: &Side<S>) {
+    // Gold sentences before this chunk.
+    let first_sentence = gold.total_sentences - gold.chunk_sentences() as u64;
+    report.add(first_sentence, &align::score_chunk(gold, system));
+    if let Some(gram_eval) = &mut report.gram_eval {
+        gram_eval.add(&align::grameval_chunk(gold, system));
     }
-    for (gw, sw) in g.words.iter().zip(&s.words) {
-        let (gold_form, system_form) = (g.column(gw, FORM), s.column(sw, FORM));
-        if gold_form != system_form {
-            let message = format!(
-                "{which}, word {}: FORM '{system_form}' differs from gold '{gold_form}' ({}:{})",
-                sw.id,
-                gold.name,
-                g.line_of(gw)
-            );
-            return Err(system.mismatch(s.line_of(sw), message));
-        }
+    if let Some(phenomena) = &mut report.phenomena {
+        phenomena_of_chunk(phenomena, gold, system);
     }
-    Ok(())
 }
 
-/// One input file, read a sentence at a time into reused buffers.
-struct SentenceSource<R> {
-    name: String,
-    reader: BlockReader<R>,
-    sentence: Sentence,
-    /// Line number just past everything read so far.
-    end_line: usize,
-}
-
-impl<R: BufRead> SentenceSource<R> {
-    fn new(name: &str, input: R) -> Self {
-        SentenceSource {
-            name: name.to_string(),
-            reader: BlockReader::new(input),
-            sentence: Sentence::default(),
-            end_line: 1,
-        }
+/// The phenomenon breakdown of a chunk. A gold sentence and a system sentence whose words
+/// align one to one in order compare directly; otherwise system edges are carried into each gold
+/// sentence's numbering through the alignment ([`PhenomenonScores::add_mapped`]).
+fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, system: &Side<S>) {
+    let one_to_one = gold.chunk_sentences() == 1
+        && system.chunk_sentences() == 1
+        && gold.words.len() == system.words.len()
+        && gold.words.iter().enumerate().all(|(i, w)| w.aligned as usize == i);
+    if one_to_one {
+        phenomena.add_sentence(gold.sentence(0), system.sentence(0));
+        return;
     }
-
-    /// Reads and parses the next sentence into `self.sentence`; `false` at the end of input.
-    fn advance(&mut self) -> Result<bool, EvalError> {
-        let mut block = RawBlock::default();
-        loop {
-            let more = self
-                .reader
-                .read_block(&mut block)
-                .map_err(|error| EvalError::Io {
-                    file: self.name.clone(),
-                    error,
-                })?;
-            if !more {
-                return Ok(false);
-            }
-            self.end_line = block.first_line + memchr::memchr_iter(b'\n', &block.bytes).count();
-            // Only blank lines (possibly after a byte-order mark): what trails the last sentence.
-            let content = block
-                .bytes
-                .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-                .unwrap_or(&block.bytes);
-            if content.iter().all(|b| matches!(b, b'\n' | b'\r')) {
+    let (mut edges, mut aligned) = (Vec::new(), Vec::new());
+    for gs in 0..gold.chunk_sentences() as u32 {
+        let sentence = gold.sentence(gs);
+        let base = gold.sentence_base(gs);
+        edges.clear();
+        aligned.clear();
+        aligned.resize(sentence.len() + 1, false);
+        for d in 1..=sentence.len() as u32 {
+            let g = &gold.words[(base + d - 1) as usize];
+            if g.aligned == align::UNALIGNED {
                 continue;
             }
-            return match self.sentence.parse_into(std::mem::take(&mut block)) {
-                Ok(()) => Ok(true),
-                Err(e) => {
-                    let (_, error) = *e;
-                    Err(EvalError::Parse {
-                        file: self.name.clone(),
-                        line: error.line,
-                        message: error.message,
-                    })
-                }
-            };
+            aligned[d as usize] = true;
+            let s = &system.words[g.aligned as usize];
+            let (ss, s_base) = (system.sentence(s.sentence), system.sentence_base(s.sentence));
+            for (head, label) in ss.deps(&ss.words[s.index as usize]) {
+                let mapped = if head.is_root() {
+                    Some(NodeId::ROOT)
+                } else if head.is_empty_node() {
+                    None
+                } else {
+                    let target = system.words[(s_base + head.word - 1) as usize].aligned;
+                    (target != align::UNALIGNED && gold.words[target as usize].sentence == gs)
+                        .then(|| NodeId::word(target - base + 1))
+                };
+                edges.push(MappedEdge { dep: d, head: mapped, head_is_empty: head.is_empty_node(), label });
+            }
+        }
+        phenomena.add_mapped(sentence, &edges, &aligned);
+    }
+    // System edges into unaligned words and into empty nodes match nothing.
+    for s in system.words.iter().filter(|w| w.aligned == align::UNALIGNED) {
+        let ss = system.sentence(s.sentence);
+        for (head, _) in ss.deps(&ss.words[s.index as usize]) {
+            phenomena.add_unmatched_system(head.is_empty_node());
         }
     }
-}
-
-impl<R> SentenceSource<R> {
-    fn mismatch(&self, line: usize, message: String) -> EvalError {
-        EvalError::Mismatch {
-            file: self.name.clone(),
-            line,
-            message,
-        }
-    }
-
-    fn too_many_paths(&self, e: collapse::TooManyPaths) -> EvalError {
-        let line = (e.word as usize)
-            .checked_sub(1)
-            .and_then(|i| self.sentence.words.get(i))
-            .map_or(self.sentence.first_line, |w| self.sentence.line_of(w));
-        let message = format!(
-            "collapsing empty nodes takes more than {} steps in this sentence (too many paths through empty nodes)",
-            collapse::MAX_COLLAPSE_WORK
-        );
-        EvalError::Parse {
-            file: self.name.clone(),
-            line,
-            message,
+    for i in 0..system.chunk_sentences() as u32 {
+        let ss = system.sentence(i);
+        for empty in &ss.empty_nodes {
+            for _ in ss.deps(empty) {
+                phenomena.add_unmatched_system(true);
+            }
         }
     }
 }

@@ -126,12 +126,17 @@ impl PhenomenonScores {
         let tree = BasicTree::new(gold);
         let mut gold_items = tree.items(gold);
         let mut system_items = tree.items(system);
+        self.count_and_match(&mut gold_items, &mut system_items);
+    }
+
+    /// Counts gold and system items per class, and their multiset intersection as correct.
+    fn count_and_match(&mut self, gold_items: &mut [Item], system_items: &mut [Item]) {
         gold_items.sort_unstable();
         system_items.sort_unstable();
-        for item in &gold_items {
+        for item in gold_items.iter() {
             self.scores[item.0.index()].gold += 1;
         }
-        for item in &system_items {
+        for item in system_items.iter() {
             self.scores[item.0.index()].system += 1;
         }
         // Multiset intersection of two sorted lists.
@@ -147,6 +152,69 @@ impl PhenomenonScores {
                 }
             }
         }
+    }
+}
+
+/// A system enhanced edge into an aligned word, in the gold sentence's numbering.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct MappedEdge<'a> {
+    /// The gold word the system dependent is aligned to.
+    pub dep: u32,
+    /// The gold node its head stands for (the root, or the gold word aligned to the head), or
+    /// `None` when there is none in this gold sentence (an unaligned head, one in another gold
+    /// sentence, or an empty node).
+    pub head: Option<NodeId>,
+    pub head_is_empty: bool,
+    pub label: &'a str,
+}
+
+impl PhenomenonScores {
+    /// Adds a gold sentence and the system edges into its words through the alignment (for
+    /// tokenization or segmentation that differ). System edges are classified against the gold
+    /// tree as in [`PhenomenonScores::add_sentence`]; one without a gold head is a system item
+    /// that matches nothing (class G if its head is an empty node, else E). A missing basic
+    /// edge counts on the system side only for gold words with an aligned system word.
+    pub(crate) fn add_mapped(&mut self, gold: &Sentence, edges: &[MappedEdge], aligned: &[bool]) {
+        let tree = BasicTree::new(gold);
+        let mut gold_items = tree.items(gold);
+        // A head no gold node has: matches nothing.
+        let nowhere = NodeId::word(u32::MAX);
+        let mut system_items: Vec<Item> = edges
+            .iter()
+            .map(|e| {
+                let dep = NodeId::word(e.dep);
+                match e.head {
+                    Some(head) => (tree.classify_edge(dep, head, e.label), dep, head, e.label),
+                    None if e.head_is_empty => (Phenomenon::EmptyNode, dep, nowhere, e.label),
+                    None => (Phenomenon::Other, dep, nowhere, e.label),
+                }
+            })
+            .collect();
+        for d in 1..=tree.len() {
+            if !aligned.get(d as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let basic_head = NodeId::word(tree.head(d));
+            let into = || edges.iter().filter(move |e| e.dep == d);
+            if into().any(|e| e.head == Some(basic_head)) {
+                continue;
+            }
+            let class = if into().any(|e| e.head_is_empty) {
+                Phenomenon::ReplacedByEmptyNode
+            } else if into().any(|e| universal(e.label) == "ref") {
+                Phenomenon::ReplacedByRef
+            } else {
+                Phenomenon::Missing
+            };
+            system_items.push((class, NodeId::word(d), basic_head, tree.deprel[d as usize]));
+        }
+        self.count_and_match(&mut gold_items, &mut system_items);
+    }
+
+    /// Adds a system edge that cannot be matched (its dependent is not aligned to a gold word).
+    pub(crate) fn add_unmatched_system(&mut self, touches_empty_node: bool) {
+        let class = if touches_empty_node { Phenomenon::EmptyNode } else { Phenomenon::Other };
+        self.scores[class.index()].system += 1;
     }
 }
 
@@ -565,7 +633,8 @@ mod tests {
             Score {
                 gold: 3,
                 system: 2,
-                correct: 2
+                correct: 2,
+                aligned: 0
             }
         );
         assert_eq!(
@@ -573,7 +642,8 @@ mod tests {
             Score {
                 gold: 1,
                 system: 0,
-                correct: 0
+                correct: 0,
+                aligned: 0
             }
         );
         assert_eq!(
@@ -581,7 +651,8 @@ mod tests {
             Score {
                 gold: 1,
                 system: 1,
-                correct: 0
+                correct: 0,
+                aligned: 0
             }
         );
         assert_eq!(
@@ -589,7 +660,8 @@ mod tests {
             Score {
                 gold: 0,
                 system: 1,
-                correct: 0
+                correct: 0,
+                aligned: 0
             }
         );
         // Identical graphs score 100 in every class that occurs.

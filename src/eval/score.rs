@@ -1,19 +1,21 @@
 //! Counts, percentages and the report: ELAS, EULAS and LAS as the IWPT 2021 scorer computes them
 //! with gold tokenization, plus the optional per-phenomenon breakdown.
 
-use super::collapse::{universal, CollapsedGraph};
+use super::bootstrap::Unit;
+use super::grameval::GramEval;
 use super::phenomena::{Phenomenon, PhenomenonScores};
-use crate::conllu::sentence::DEPREL;
-use crate::conllu::Sentence;
 use serde_json::{json, Value};
 use std::fmt;
 
-/// Edge counts of one metric: how many edges gold and system have, and how many match.
+/// Counts of one metric: how many items (words, edges, spans) gold and system have, how many
+/// match, and on how many aligned words the metric was compared.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Score {
     pub gold: u64,
     pub system: u64,
     pub correct: u64,
+    /// Aligned words compared (for metrics with an aligned accuracy).
+    pub aligned: u64,
 }
 
 impl Score {
@@ -28,19 +30,35 @@ impl Score {
     }
 
     /// F1 in percent: `2PR / (P + R)`, computed as `2·correct / (gold + system)` (the same value
-    /// without the rounding of P and R); 0 when both are 0.
+    /// without the rounding of P and R); 0 when either is 0, as the IWPT 2021 scorer has it.
     pub fn f1(&self) -> f64 {
+        if self.gold == 0 || self.system == 0 {
+            return 0.0;
+        }
         percent(2 * self.correct, self.gold + self.system)
+    }
+
+    /// Correct among aligned words, in percent (0 when none are aligned).
+    pub fn aligned_accuracy(&self) -> f64 {
+        percent(self.correct, self.aligned)
     }
 
     pub fn add(&mut self, other: Score) {
         self.gold += other.gold;
         self.system += other.system;
         self.correct += other.correct;
+        self.aligned += other.aligned;
     }
 
     fn to_json(self) -> Value {
         json!({ "p": self.precision(), "r": self.recall(), "f1": self.f1() })
+    }
+
+    /// `{"p","r","f1","aligned_acc"}`, `aligned_acc` null where the metric has none.
+    fn metric_json(self, metric: Metric) -> Value {
+        let mut v = self.to_json();
+        v["aligned_acc"] = if metric.has_aligned_accuracy() { json!(self.aligned_accuracy()) } else { Value::Null };
+        v
     }
 }
 
@@ -52,11 +70,85 @@ fn percent(part: u64, whole: u64) -> f64 {
     }
 }
 
+/// The metrics of the CoNLL 2018 and IWPT 2021 scorers, in their order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Metric {
+    Tokens,
+    Sentences,
+    Words,
+    Upos,
+    Xpos,
+    UFeats,
+    AllTags,
+    Lemmas,
+    Uas,
+    Las,
+    Clas,
+    Mlas,
+    Blex,
+    Elas,
+    Eulas,
+}
+
+impl Metric {
+    pub const COUNT: usize = 15;
+    pub const ALL: [Metric; Metric::COUNT] = [
+        Metric::Tokens,
+        Metric::Sentences,
+        Metric::Words,
+        Metric::Upos,
+        Metric::Xpos,
+        Metric::UFeats,
+        Metric::AllTags,
+        Metric::Lemmas,
+        Metric::Uas,
+        Metric::Las,
+        Metric::Clas,
+        Metric::Mlas,
+        Metric::Blex,
+        Metric::Elas,
+        Metric::Eulas,
+    ];
+
+    /// The name the official scorers print (and our JSON key).
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Tokens => "Tokens",
+            Metric::Sentences => "Sentences",
+            Metric::Words => "Words",
+            Metric::Upos => "UPOS",
+            Metric::Xpos => "XPOS",
+            Metric::UFeats => "UFeats",
+            Metric::AllTags => "AllTags",
+            Metric::Lemmas => "Lemmas",
+            Metric::Uas => "UAS",
+            Metric::Las => "LAS",
+            Metric::Clas => "CLAS",
+            Metric::Mlas => "MLAS",
+            Metric::Blex => "BLEX",
+            Metric::Elas => "ELAS",
+            Metric::Eulas => "EULAS",
+        }
+    }
+
+    /// Whether the scorer gives an accuracy on aligned words (all but the segmentation metrics).
+    pub fn has_aligned_accuracy(self) -> bool {
+        !matches!(self, Metric::Tokens | Metric::Sentences | Metric::Words)
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// The result of comparing a system file with a gold file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
+    /// Gold sentences and words.
     pub sentences: u64,
     pub words: u64,
+    /// Every metric, indexed by [`Metric::index`]; see [`Report::score`].
+    scores: [Score; Metric::COUNT],
     /// Enhanced labelled attachment score over collapsed edges, full label paths.
     pub elas: Score,
     /// Like ELAS, with every label of a path cut to its universal part.
@@ -65,17 +157,44 @@ pub struct Report {
     pub las: Score,
     /// Present when [`super::EvalOptions::phenomena`] was set.
     pub phenomena: Option<PhenomenonScores>,
+    /// Present when [`super::EvalOptions::gram_eval`] was set.
+    pub gram_eval: Option<GramEval>,
+    /// Per-unit counts, kept when [`super::EvalOptions::keep_units`] was set.
+    units: Vec<Unit>,
+    pub(crate) keep_units: bool,
 }
 
 impl Report {
-    /// `{"ELAS": {"p","r","f1"}, "EULAS": …, "LAS": …}` in percent, plus
+    /// The score of one metric.
+    pub fn score(&self, metric: Metric) -> Score {
+        self.scores[metric.index()]
+    }
+
+    /// The counts of each unit, for resampling (empty unless asked for).
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    pub(crate) fn add(&mut self, first_sentence: u64, counts: &[Score; Metric::COUNT]) {
+        if self.keep_units {
+            self.units.push(Unit { first_sentence, counts: *counts });
+        }
+        for (total, c) in self.scores.iter_mut().zip(counts) {
+            total.add(*c);
+        }
+        self.elas = self.scores[Metric::Elas.index()];
+        self.eulas = self.scores[Metric::Eulas.index()];
+        self.las = self.scores[Metric::Las.index()];
+    }
+
+    /// One key per metric, `{"p","r","f1","aligned_acc"}` in percent, plus
     /// `"phenomena": {class: {"p","r","f1","gold","system","correct"}}` when computed.
     pub fn to_json(&self) -> Value {
-        let mut out = json!({
-            "ELAS": self.elas.to_json(),
-            "EULAS": self.eulas.to_json(),
-            "LAS": self.las.to_json(),
-        });
+        let mut out = serde_json::Map::new();
+        for metric in Metric::ALL {
+            out.insert(metric.name().to_string(), self.score(metric).metric_json(metric));
+        }
+        let mut out = Value::Object(out);
         if let Some(phenomena) = &self.phenomena {
             let mut classes = serde_json::Map::new();
             for (class, score) in phenomena.iter() {
@@ -87,6 +206,9 @@ impl Report {
             }
             out["phenomena"] = Value::Object(classes);
         }
+        if let Some(gram_eval) = &self.gram_eval {
+            out["GramEval"] = gram_eval.to_json();
+        }
         out
     }
 }
@@ -96,71 +218,47 @@ impl fmt::Display for Report {
         writeln!(f, "{}, {}", crate::text::count(self.sentences, "sentence"), crate::text::count(self.words, "word"))?;
         writeln!(
             f,
-            "{:<24} {:>7} {:>7} {:>7} {:>8} {:>8} {:>8}",
-            "Metric", "P", "R", "F1", "Gold", "System", "Correct"
+            "{:<24} {:>7} {:>7} {:>7} {:>10} {:>8} {:>8} {:>8}",
+            "Metric", "P", "R", "F1", "AlignedAcc", "Gold", "System", "Correct"
         )?;
-        let row = |f: &mut fmt::Formatter<'_>, name: &str, s: &Score| {
+        let row = |f: &mut fmt::Formatter<'_>, name: &str, s: &Score, accuracy: bool| {
+            let acc = if accuracy { format!("{:.2}", s.aligned_accuracy()) } else { String::new() };
             writeln!(
                 f,
-                "{:<24} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>8} {:>8}",
+                "{:<24} {:>7.2} {:>7.2} {:>7.2} {:>10} {:>8} {:>8} {:>8}",
                 name,
                 s.precision(),
                 s.recall(),
                 s.f1(),
+                acc,
                 s.gold,
                 s.system,
                 s.correct
             )
         };
-        row(f, "ELAS", &self.elas)?;
-        row(f, "EULAS", &self.eulas)?;
-        row(f, "LAS", &self.las)?;
+        for metric in Metric::ALL {
+            row(f, metric.name(), &self.score(metric), metric.has_aligned_accuracy())?;
+        }
         if let Some(phenomena) = &self.phenomena {
             writeln!(f, "Phenomena (see docs/phenomena.md):")?;
             for (class, score) in phenomena.iter() {
                 if class == Phenomenon::FIRST_MISSING {
                     writeln!(f, "Basic edges missing from the enhanced graph:")?;
                 }
-                row(f, &format!("  {} {}", class.code(), class.name()), score)?;
+                row(f, &format!("  {} {}", class.code(), class.name()), score, false)?;
             }
+        }
+        if let Some(gram_eval) = &self.gram_eval {
+            write!(f, "{gram_eval}")?;
         }
         Ok(())
     }
 }
 
-/// ELAS and EULAS of one sentence pair, exactly as `iwpt21_xud_eval.py` counts them: every
-/// (gold edge, system edge) pair into the same word with the same head and path is a match, so
-/// for EULAS a gold edge matches twice when two system edges reduce to its universal path (edges
-/// are sets per word after collapsing, so for ELAS each gold edge matches at most once).
-pub fn enhanced_scores(gold: &CollapsedGraph, system: &CollapsedGraph) -> (Score, Score) {
-    let edges = |g: &CollapsedGraph| g.edge_count() as u64;
-    let mut elas = Score {
-        gold: edges(gold),
-        system: edges(system),
-        correct: 0,
-    };
-    let mut eulas = elas;
-    let (mut gold_keys, mut system_keys) = (Vec::new(), Vec::new());
-    for d in 1..=gold.word_count().min(system.word_count()) as u32 {
-        let (g, s) = (gold.edges_into(d), system.edges_into(d));
-        gold_keys.clear();
-        gold_keys.extend(g.iter().map(|e| (e.head, gold.path(e))));
-        system_keys.clear();
-        system_keys.extend(s.iter().map(|e| (e.head, system.path(e))));
-        elas.correct += matching_pairs(&mut gold_keys, &mut system_keys);
-        gold_keys.clear();
-        gold_keys.extend(g.iter().map(|e| (e.head, gold.universal_path(e))));
-        system_keys.clear();
-        system_keys.extend(s.iter().map(|e| (e.head, system.universal_path(e))));
-        eulas.correct += matching_pairs(&mut gold_keys, &mut system_keys);
-    }
-    (elas, eulas)
-}
-
 /// How many (gold, system) pairs have equal keys, i.e. what the official scorer's nested loop
 /// counts, computed as the sum over keys of gold count × system count in O(n log n) so that
 /// adversarial input with thousands of edges per word cannot make it quadratic.
-fn matching_pairs<K: Ord + Copy>(gold: &mut [K], system: &mut [K]) -> u64 {
+pub(crate) fn matching_pairs<K: Ord + Copy>(gold: &mut [K], system: &mut [K]) -> u64 {
     gold.sort_unstable();
     system.sort_unstable();
     let (mut i, mut j, mut pairs) = (0, 0, 0u64);
@@ -181,127 +279,9 @@ fn matching_pairs<K: Ord + Copy>(gold: &mut [K], system: &mut [K]) -> u64 {
     pairs
 }
 
-/// LAS of one sentence pair with aligned words: same HEAD and same universal DEPREL.
-pub fn basic_score(gold: &Sentence, system: &Sentence) -> Score {
-    let mut score = Score {
-        gold: gold.len() as u64,
-        system: system.len() as u64,
-        correct: 0,
-    };
-    for (g, s) in gold.words.iter().zip(&system.words) {
-        let same_label = universal(gold.column(g, DEPREL)) == universal(system.column(s, DEPREL));
-        if g.head == s.head && same_label {
-            score.correct += 1;
-        }
-    }
-    score
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::test_util::sentence;
-
-    fn scores(gold: &Sentence, system: &Sentence) -> (Score, Score) {
-        let (mut g, mut s) = (CollapsedGraph::default(), CollapsedGraph::default());
-        g.build(gold).unwrap();
-        s.build(system).unwrap();
-        enhanced_scores(&g, &s)
-    }
-
-    #[test]
-    fn eulas_counts_every_matching_pair_like_the_official_scorer() {
-        let gold = sentence(&[
-            ("1", "2", "obl", "2:obl:from"),
-            ("2", "0", "root", "0:root"),
-        ]);
-        // Two system edges reduce to the universal `obl`: the one gold edge is matched twice.
-        let system = sentence(&[
-            ("1", "2", "obl", "2:obl:in|2:obl:on"),
-            ("2", "0", "root", "0:root"),
-        ]);
-        let (elas, eulas) = scores(&gold, &system);
-        assert_eq!(
-            elas,
-            Score {
-                gold: 2,
-                system: 3,
-                correct: 1
-            }
-        );
-        assert_eq!(
-            eulas,
-            Score {
-                gold: 2,
-                system: 3,
-                correct: 3
-            }
-        );
-        assert!((eulas.precision() - 100.0).abs() < 1e-9);
-        assert!((eulas.recall() - 150.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn elas_needs_the_whole_path_and_eulas_its_universal_parts() {
-        let gold = sentence(&[
-            ("1", "0", "root", "0:root"),
-            ("1.1", "_", "_", "1:conj:and"),
-            ("2", "1", "obl", "1.1:obl:from"),
-        ]);
-        let system = sentence(&[
-            ("1", "0", "root", "0:root"),
-            ("1.1", "_", "_", "1:conj:or"),
-            ("2", "1", "obl", "1.1:obl:to"),
-        ]);
-        let (elas, eulas) = scores(&gold, &system);
-        assert_eq!(
-            elas,
-            Score {
-                gold: 2,
-                system: 2,
-                correct: 1
-            }
-        );
-        assert_eq!(
-            eulas,
-            Score {
-                gold: 2,
-                system: 2,
-                correct: 2
-            }
-        );
-    }
-
-    #[test]
-    fn heads_must_match() {
-        let gold = sentence(&[
-            ("1", "2", "nsubj", "2:nsubj"),
-            ("2", "0", "root", "0:root"),
-            ("3", "2", "obj", "2:obj"),
-        ]);
-        let system = sentence(&[
-            ("1", "3", "nsubj", "3:nsubj"),
-            ("2", "0", "root", "0:root"),
-            ("3", "2", "obj", "2:obj"),
-        ]);
-        let (elas, _) = scores(&gold, &system);
-        assert_eq!(elas.correct, 2);
-        assert_eq!(
-            basic_score(&gold, &system),
-            Score {
-                gold: 3,
-                system: 3,
-                correct: 2
-            }
-        );
-    }
-
-    #[test]
-    fn las_ignores_subtypes() {
-        let gold = sentence(&[("1", "2", "nsubj:pass", "_"), ("2", "0", "root", "_")]);
-        let system = sentence(&[("1", "2", "nsubj", "_"), ("2", "0", "root", "_")]);
-        assert_eq!(basic_score(&gold, &system).correct, 2);
-    }
 
     #[test]
     fn matching_pairs_counts_like_a_nested_loop() {
