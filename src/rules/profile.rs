@@ -332,7 +332,11 @@ pub fn resolve_profile(source: &RuleSource, code: &str) -> (String, Option<Strin
     };
     let warning = match row {
         Some(row) if names.contains(&row.profile) => {
-            let case = if row.case { "Case in labels" } else { "no Case in labels" };
+            let case = if row.case {
+                "Case in labels"
+            } else {
+                "no Case in labels"
+            };
             let warning = format!(
                 "no profile for `{code}` ({}): using `{}` ({}, {case})",
                 row.language, row.profile, row.family
