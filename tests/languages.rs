@@ -99,7 +99,8 @@ fn russian_gets_marker_and_case_labels_and_controlled_subjects() {
 }
 
 /// PADT: vocalised marker lemma + Case value, a genitive construct without a marker
-/// (`nmod:gen`), and an unvocalised preposition without a lemma (`في`, lemma `فِي`).
+/// (`nmod:gen`), an unvocalised preposition without a lemma (`في`, lemma `فِي`), and a clause
+/// marker without a Case value (`advcl:لِأَنَّ`).
 #[test]
 fn arabic_gets_vocalised_marker_and_case_labels() {
     let conllu = "\
@@ -112,6 +113,13 @@ fn arabic_gets_vocalised_marker_and_case_labels() {
 6\tفي\t_\tADP\t_\tAdpType=Prep\t7\tcase\t_\t_
 7\tالصباح\tصَبَاح\tNOUN\t_\tCase=Gen|Definite=Def|Gender=Masc|Number=Sing\t1\tobl\t_\t_
 
+# text = سافر الرجل لأن الشركة طلبت
+1\tسافر\tسَافَر\tVERB\t_\tAspect=Perf|Gender=Masc|Number=Sing|Person=3|Voice=Act\t0\troot\t_\t_
+2\tالرجل\tرَجُل\tNOUN\t_\tCase=Nom|Definite=Def|Gender=Masc|Number=Sing\t1\tnsubj\t_\t_
+3\tلأن\tلِأَنَّ\tSCONJ\t_\t_\t5\tmark\t_\t_
+4\tالشركة\tشَرِكَة\tNOUN\t_\tCase=Acc|Definite=Def|Gender=Fem|Number=Sing\t5\tnsubj\t_\t_
+5\tطلبت\tطَلَب\tVERB\t_\tAspect=Perf|Gender=Fem|Number=Sing|Person=3|Voice=Act\t1\tadvcl\t_\t_
+
 ";
     let deps = enhance("ar", conllu);
     expect(
@@ -122,6 +130,7 @@ fn arabic_gets_vocalised_marker_and_case_labels() {
             ("مدرسة", "1:obl:إِلَى:gen"),
             ("المدينة", "4:nmod:gen"),
             ("الصباح", "1:obl:فِي:gen"),
+            ("طلبت", "1:advcl:لِأَنَّ"),
         ],
     );
 }
