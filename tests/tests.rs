@@ -9,6 +9,7 @@ mod engine;
 mod eval;
 mod invariants;
 mod labels;
+mod languages;
 mod limits;
 mod robustness;
 mod rules_front;

@@ -268,9 +268,44 @@ pub fn list_profiles(
     }
 }
 
+/// The table of fallback profiles by language (see the file's header).
+pub const LANGUAGES: &str = "rules/languages.toml";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLanguages {
+    languages: std::collections::BTreeMap<String, LanguageRow>,
+}
+
+/// One row of [`LANGUAGES`]: why a language without a profile gets the profile it gets.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LanguageRow {
+    language: String,
+    family: String,
+    /// Whether the language's enhanced labels are expected to carry Case values.
+    case: bool,
+    profile: String,
+}
+
+/// The rows of [`LANGUAGES`] by language code (the source's own table, else the embedded one).
+fn language_table(
+    source: &RuleSource,
+) -> Result<std::collections::BTreeMap<String, LanguageRow>, String> {
+    let source = if source.exists(LANGUAGES) {
+        source.clone()
+    } else {
+        RuleSource::embedded()
+    };
+    let text = source.read(LANGUAGES)?;
+    toml::from_str::<RawLanguages>(&text)
+        .map(|raw| raw.languages)
+        .map_err(|e| format!("{}: {}", source.display_path(LANGUAGES), e.message()))
+}
+
 /// Which profile `--lang CODE` selects: the profile named `code`; else, for a treebank code
-/// `xx_tb`, the language profile `xx`; else [`FALLBACK`]. The second value is a warning when it
-/// fell back.
+/// `xx_tb`, the language profile `xx`; else the profile [`LANGUAGES`] gives for `xx`; else
+/// [`FALLBACK`]. The second value is a warning when it fell back, saying why.
 pub fn resolve_profile(source: &RuleSource, code: &str) -> (String, Option<String>) {
     let names = profile_names(source);
     let code_lower = code.trim().to_lowercase();
@@ -285,8 +320,39 @@ pub fn resolve_profile(source: &RuleSource, code: &str) -> (String, Option<Strin
         }
     }
     let lang = code_lower.split('_').next().unwrap_or_default();
-    let warning =
-        format!("no profile for language `{lang}` (from `{code}`): using the `{FALLBACK}` profile");
+    let row = match language_table(source) {
+        Ok(mut table) => table.remove(lang),
+        Err(message) => {
+            let warning = format!(
+                "no profile for language `{lang}` (from `{code}`), and the table of fallbacks \
+                 does not read ({message}): using the `{FALLBACK}` profile"
+            );
+            return (FALLBACK.to_string(), Some(warning));
+        }
+    };
+    let warning = match row {
+        Some(row) if names.contains(&row.profile) => {
+            let case = if row.case {
+                "Case in labels"
+            } else {
+                "no Case in labels"
+            };
+            let warning = format!(
+                "no profile for `{code}` ({}): using `{}` ({}, {case})",
+                row.language, row.profile, row.family
+            );
+            return (row.profile, Some(warning));
+        }
+        Some(row) => format!(
+            "no profile for language `{lang}` (from `{code}`), and {LANGUAGES} names `{}`, \
+             which does not exist: using the `{FALLBACK}` profile",
+            row.profile
+        ),
+        None => format!(
+            "no profile for language `{lang}` (from `{code}`), nor a row in {LANGUAGES}: \
+             using the `{FALLBACK}` profile"
+        ),
+    };
     (FALLBACK.to_string(), Some(warning))
 }
 

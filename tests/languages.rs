@@ -1,0 +1,278 @@
+//! Languages without dev data: the Russian, Arabic and Belarusian profiles (written from the
+//! guidelines and the validator's permitted labels) on hand-built sentences, and the table of
+//! fallback profiles for every other language with a UD treebank (`rules/languages.toml`).
+
+use crate::common::{run, text};
+use eudify::rules::{load_ruleset, resolve_profile, RuleSource};
+use std::collections::BTreeMap;
+
+const NEW_PROFILES: [&str; 3] = ["ru", "ar", "be"];
+
+/// Enhances `conllu` under `--lang lang`, checks the output validates, and returns the DEPS
+/// column of each word line by FORM.
+fn enhance(lang: &str, conllu: &str) -> BTreeMap<String, String> {
+    let out = run(&["enhance", "--lang", lang, "-"], conllu.as_bytes());
+    assert!(out.status.success(), "{lang}: {}", text(&out.stderr));
+    // The sentences hold one word without a lemma on purpose (to test `[lemmas]`).
+    let stderr = text(&out.stderr);
+    assert!(stderr.lines().all(|l| l.contains("has no lemma (LEMMA _)")), "{lang}: {stderr}");
+    let validated = run(&["validate", "-"], &out.stdout);
+    assert!(validated.status.success(), "{lang}: {}\n{}", text(&validated.stderr), text(&out.stdout));
+    text(&out.stdout)
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            (cols[1].to_string(), cols[8].to_string())
+        })
+        .collect()
+}
+
+fn expect(lang: &str, deps: &BTreeMap<String, String>, expected: &[(&str, &str)]) {
+    for (form, want) in expected {
+        assert_eq!(deps.get(*form).map(String::as_str), Some(*want), "{lang}: DEPS of {form}: {deps:?}");
+    }
+}
+
+#[test]
+fn the_new_profiles_load_clean_and_mark_case() {
+    let source = RuleSource::embedded();
+    for name in NEW_PROFILES {
+        let rule_set = load_ruleset(&source, name).unwrap_or_else(|e| panic!("{name}: {}", e.render()));
+        assert!(rule_set.warnings.is_empty(), "{name}: {} warnings", rule_set.warnings.len());
+        assert!(rule_set.settings.case_feature, "{name}: labels carry the Case value");
+        assert_eq!(rule_set.settings.xsubj_label, "nsubj:xsubj", "{name}");
+        assert_eq!(resolve_profile(&source, name), (name.to_string(), None));
+        let (profile, warning) = resolve_profile(&source, &format!("{name}_tb"));
+        assert_eq!(profile, name);
+        assert!(warning.unwrap().starts_with("no profile for treebank"));
+    }
+    let check = run(&["check"], b"");
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    let listed = text(&run(&["profiles"], b"").stdout);
+    for name in NEW_PROFILES {
+        assert!(listed.lines().any(|l| l.starts_with(&format!("{name} "))), "{name} not listed:\n{listed}");
+    }
+}
+
+/// Marker + Case value on obl and nmod, a controlled subject, a relative pronoun known only from
+/// the lexicon (no PronType), and a vocalised preposition without a lemma (`во`, lemma `в`).
+#[test]
+fn russian_gets_marker_and_case_labels_and_controlled_subjects() {
+    let conllu = "\
+# text = Мальчик хочет жить в городе без родителей.
+1\tМальчик\tмальчик\tNOUN\t_\tAnimacy=Anim|Case=Nom|Gender=Masc|Number=Sing\t2\tnsubj\t_\t_
+2\tхочет\tхотеть\tVERB\t_\tAspect=Imp|Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin|Voice=Act\t0\troot\t_\t_
+3\tжить\tжить\tVERB\t_\tAspect=Imp|VerbForm=Inf|Voice=Act\t2\txcomp\t_\t_
+4\tв\tв\tADP\t_\t_\t5\tcase\t_\t_
+5\tгороде\tгород\tNOUN\t_\tAnimacy=Inan|Case=Loc|Gender=Masc|Number=Sing\t3\tobl\t_\t_
+6\tбез\tбез\tADP\t_\t_\t7\tcase\t_\t_
+7\tродителей\tродитель\tNOUN\t_\tAnimacy=Anim|Case=Gen|Gender=Masc|Number=Plur\t5\tnmod\t_\tSpaceAfter=No
+8\t.\t.\tPUNCT\t_\t_\t2\tpunct\t_\t_
+
+# text = Дом, который построил отец, стоит во дворе.
+1\tДом\tдом\tNOUN\t_\tAnimacy=Inan|Case=Nom|Gender=Masc|Number=Sing\t7\tnsubj\t_\tSpaceAfter=No
+2\t,\t,\tPUNCT\t_\t_\t4\tpunct\t_\t_
+3\tкоторый\tкоторый\tPRON\t_\tCase=Acc|Gender=Masc|Number=Sing\t4\tobj\t_\t_
+4\tпостроил\tпостроить\tVERB\t_\tAspect=Perf|Gender=Masc|Mood=Ind|Number=Sing|Tense=Past|VerbForm=Fin|Voice=Act\t1\tacl:relcl\t_\t_
+5\tотец\tотец\tNOUN\t_\tAnimacy=Anim|Case=Nom|Gender=Masc|Number=Sing\t4\tnsubj\t_\tSpaceAfter=No
+6\t,\t,\tPUNCT\t_\t_\t4\tpunct\t_\t_
+7\tстоит\tстоять\tVERB\t_\tAspect=Imp|Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin|Voice=Act\t0\troot\t_\t_
+8\tво\t_\tADP\t_\t_\t9\tcase\t_\t_
+9\tдворе\tдвор\tNOUN\t_\tAnimacy=Inan|Case=Loc|Gender=Masc|Number=Sing\t7\tobl\t_\tSpaceAfter=No
+10\t.\t.\tPUNCT\t_\t_\t7\tpunct\t_\t_
+
+";
+    let deps = enhance("ru", conllu);
+    expect(
+        "ru",
+        &deps,
+        &[
+            ("Мальчик", "2:nsubj|3:nsubj:xsubj"),
+            ("городе", "3:obl:в:loc"),
+            ("родителей", "5:nmod:без:gen"),
+            ("который", "1:ref"),
+            ("Дом", "4:obj|7:nsubj"),
+            ("дворе", "7:obl:в:loc"),
+        ],
+    );
+}
+
+/// PADT: vocalised marker lemma + Case value, a genitive construct without a marker
+/// (`nmod:gen`), an unvocalised preposition without a lemma (`في`, lemma `فِي`), and a clause
+/// marker without a Case value (`advcl:لِأَنَّ`).
+#[test]
+fn arabic_gets_vocalised_marker_and_case_labels() {
+    let conllu = "\
+# text = ذهب الولد إلى مدرسة المدينة في الصباح
+1\tذهب\tذَهَب\tVERB\t_\tAspect=Perf|Gender=Masc|Number=Sing|Person=3|Voice=Act\t0\troot\t_\t_
+2\tالولد\tوَلَد\tNOUN\t_\tCase=Nom|Definite=Def|Gender=Masc|Number=Sing\t1\tnsubj\t_\t_
+3\tإلى\tإِلَى\tADP\t_\tAdpType=Prep\t4\tcase\t_\t_
+4\tمدرسة\tمَدرَسَة\tNOUN\t_\tCase=Gen|Definite=Cons|Gender=Fem|Number=Sing\t1\tobl\t_\t_
+5\tالمدينة\tمَدِينَة\tNOUN\t_\tCase=Gen|Definite=Def|Gender=Fem|Number=Sing\t4\tnmod\t_\t_
+6\tفي\t_\tADP\t_\tAdpType=Prep\t7\tcase\t_\t_
+7\tالصباح\tصَبَاح\tNOUN\t_\tCase=Gen|Definite=Def|Gender=Masc|Number=Sing\t1\tobl\t_\t_
+
+# text = سافر الرجل لأن الشركة طلبت
+1\tسافر\tسَافَر\tVERB\t_\tAspect=Perf|Gender=Masc|Number=Sing|Person=3|Voice=Act\t0\troot\t_\t_
+2\tالرجل\tرَجُل\tNOUN\t_\tCase=Nom|Definite=Def|Gender=Masc|Number=Sing\t1\tnsubj\t_\t_
+3\tلأن\tلِأَنَّ\tSCONJ\t_\t_\t5\tmark\t_\t_
+4\tالشركة\tشَرِكَة\tNOUN\t_\tCase=Acc|Definite=Def|Gender=Fem|Number=Sing\t5\tnsubj\t_\t_
+5\tطلبت\tطَلَب\tVERB\t_\tAspect=Perf|Gender=Fem|Number=Sing|Person=3|Voice=Act\t1\tadvcl\t_\t_
+
+";
+    let deps = enhance("ar", conllu);
+    expect(
+        "ar",
+        &deps,
+        &[
+            ("الولد", "1:nsubj"),
+            ("مدرسة", "1:obl:إِلَى:gen"),
+            ("المدينة", "4:nmod:gen"),
+            ("الصباح", "1:obl:فِي:gen"),
+            ("طلبت", "1:advcl:لِأَنَّ"),
+        ],
+    );
+}
+
+/// Marker + Case value, a controlled subject, and the non-syllabic `ў` without a lemma (`у`).
+#[test]
+fn belarusian_gets_marker_and_case_labels_and_controlled_subjects() {
+    let conllu = "\
+# text = Хлопчык хоча жыць ў горадзе з сябрамі.
+1\tХлопчык\tхлопчык\tNOUN\t_\tAnimacy=Anim|Case=Nom|Gender=Masc|Number=Sing\t2\tnsubj\t_\t_
+2\tхоча\tхацець\tVERB\t_\tAspect=Imp|Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin\t0\troot\t_\t_
+3\tжыць\tжыць\tVERB\t_\tAspect=Imp|VerbForm=Inf\t2\txcomp\t_\t_
+4\tў\t_\tADP\t_\t_\t5\tcase\t_\t_
+5\tгорадзе\tгорад\tNOUN\t_\tAnimacy=Inan|Case=Loc|Gender=Masc|Number=Sing\t3\tobl\t_\t_
+6\tз\tз\tADP\t_\t_\t7\tcase\t_\t_
+7\tсябрамі\tсябар\tNOUN\t_\tAnimacy=Anim|Case=Ins|Gender=Masc|Number=Plur\t5\tnmod\t_\tSpaceAfter=No
+8\t.\t.\tPUNCT\t_\t_\t2\tpunct\t_\t_
+
+";
+    let deps = enhance("be", conllu);
+    expect(
+        "be",
+        &deps,
+        &[
+            ("Хлопчык", "2:nsubj|3:nsubj:xsubj"),
+            ("горадзе", "3:obl:у:loc"),
+            ("сябрамі", "5:nmod:з:ins"),
+        ],
+    );
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Row {
+    language: String,
+    family: String,
+    case: bool,
+    profile: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    languages: BTreeMap<String, Row>,
+}
+
+fn table() -> BTreeMap<String, Row> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/languages.toml");
+    let text = std::fs::read_to_string(path).expect("rules/languages.toml reads");
+    toml::from_str::<Table>(&text).unwrap_or_else(|e| panic!("{path}: {e}")).languages
+}
+
+/// Every row names a shipped profile that loads; no row shadows a language's own profile; a
+/// language with Case in its labels gets a profile that puts Case there; every language the
+/// validator lists labels for is covered (a profile or a row); the table covers UD's languages.
+#[test]
+fn the_fallback_table_names_shipped_profiles_consistently() {
+    let source = RuleSource::embedded();
+    let table = table();
+    let names = eudify::rules::list_profiles(&source).unwrap_or_else(|_| panic!("profiles read"));
+    let names: Vec<&str> = names.iter().map(|p| p.name.as_str()).collect();
+    let mut case_of = BTreeMap::new();
+    for (code, row) in &table {
+        assert!(
+            (2..=3).contains(&code.len()) && code.chars().all(|c| c.is_ascii_lowercase()),
+            "`{code}` is not an ISO 639 code"
+        );
+        assert!(!names.contains(&code.as_str()), "`{code}` has its own profile");
+        assert!(names.contains(&row.profile.as_str()), "{code}: no profile `{}`", row.profile);
+        assert!(!row.language.is_empty() && !row.family.is_empty(), "{code}");
+        let case = *case_of.entry(row.profile.clone()).or_insert_with(|| {
+            load_ruleset(&source, &row.profile)
+                .unwrap_or_else(|e| panic!("{}: {}", row.profile, e.render()))
+                .settings
+                .case_feature
+        });
+        if row.case {
+            assert!(case, "{code} ({}) has Case in its labels, `{}` does not add it", row.language, row.profile);
+        }
+    }
+    // The languages of the validator's per-language label lists
+    // (/work/shared/docs/enhanced-labels-by-language.md).
+    for code in ["ar", "be", "bg", "cs", "en", "it", "lt", "ltg", "lv", "nl", "pl", "pt", "ru", "sk", "sv", "ta"] {
+        assert!(names.contains(&code) || table.contains_key(code), "`{code}` is covered by neither a profile nor the table");
+    }
+    let own = names.iter().filter(|n| n.len() == 2).count();
+    assert!(table.len() + own >= 150, "{} rows + {own} language profiles", table.len());
+}
+
+/// Codes without a profile resolve by the table, with a warning that says which profile and why.
+#[test]
+fn unknown_codes_resolve_by_the_table() {
+    let source = RuleSource::embedded();
+    for (code, row) in table() {
+        for asked in [code.clone(), format!("{code}_tb"), code.to_uppercase()] {
+            let (profile, warning) = resolve_profile(&source, &asked);
+            assert_eq!(profile, row.profile, "{asked}");
+            let warning = warning.unwrap_or_else(|| panic!("{asked}: no warning"));
+            assert!(
+                warning.contains(&format!("using `{}`", row.profile)) && warning.contains(&row.language) && warning.contains(&row.family),
+                "{asked}: {warning}"
+            );
+        }
+    }
+    assert_eq!(
+        resolve_profile(&source, "hsb_ufal").1.as_deref(),
+        Some("no profile for `hsb_ufal` (Upper Sorbian): using `cs` (West Slavic, Case in labels)")
+    );
+    let (profile, warning) = resolve_profile(&source, "zz");
+    assert_eq!(profile, "universal");
+    assert!(warning.unwrap().contains("nor a row in rules/languages.toml"));
+    let out = run(&["enhance", "--lang", "hsb", "tests/data/sample.conllu"], b"");
+    assert!(out.status.success());
+    assert!(text(&out.stderr).contains("warning: no profile for `hsb` (Upper Sorbian): using `cs`"), "{}", text(&out.stderr));
+    let cs = run(&["enhance", "--lang", "cs", "tests/data/sample.conllu"], b"");
+    assert_eq!(out.stdout, cs.stdout);
+}
+
+/// A rules folder reads its own table, and the embedded one when it has none; a row naming a
+/// profile the folder lacks, or a table that does not read, falls back to `universal` and says so.
+#[test]
+fn a_rules_folder_brings_its_own_table() {
+    let dir = std::env::temp_dir().join(format!("eudify-languages-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    RuleSource::export(&dir).expect("export");
+    let table = dir.join("languages.toml");
+    std::fs::remove_file(&table).expect("the export holds the table");
+    let source = RuleSource::from_dir(&dir).expect("folder reads");
+    assert_eq!(resolve_profile(&source, "hsb").0, "cs");
+
+    std::fs::write(&table, "[languages]\nhsb = { language = \"Upper Sorbian\", family = \"West Slavic\", case = true, profile = \"pl\" }\nxq = { language = \"X\", family = \"Y\", case = false, profile = \"nope\" }\n").unwrap();
+    let source = RuleSource::from_dir(&dir).expect("folder reads");
+    assert_eq!(resolve_profile(&source, "hsb").0, "pl");
+    assert_eq!(resolve_profile(&source, "hr").0, "universal");
+    let (profile, warning) = resolve_profile(&source, "xq");
+    assert_eq!(profile, "universal");
+    assert!(warning.unwrap().contains("names `nope`, which does not exist"));
+
+    std::fs::write(&table, "[languages]\nhsb = 3\n").unwrap();
+    let source = RuleSource::from_dir(&dir).expect("folder reads");
+    let (profile, warning) = resolve_profile(&source, "hsb");
+    assert_eq!(profile, "universal");
+    assert!(warning.unwrap().contains("languages.toml"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
