@@ -2,7 +2,7 @@
 //! the report formats.
 
 use eudify::eval::{evaluate_files, evaluate_readers, EvalError, EvalOptions, Metric, Phenomenon, Report};
-use crate::common::{dev_file, dev_files, sample_file, treebank_name};
+use crate::common::{dev_file, dev_files, sample_file};
 use std::path::Path;
 
 /// The copy baseline of the shared task: DEPS := `HEAD:DEPREL` on every word, no empty nodes.
@@ -69,25 +69,6 @@ fn copy_baseline_matches_the_official_scorer() {
         assert_eq!(report.las.correct, report.las.gold, "{treebank}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// Prints the copy-baseline scores of every dev treebank (`cargo test eval_all -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn eval_all_dev_treebanks_copy_baseline() {
-    let Some(files) = dev_files() else { return };
-    let names: Vec<String> = files.iter().map(|f| treebank_name(f)).collect();
-    println!("| Treebank | ELAS F1 | EULAS F1 | LAS F1 |\n|---|---:|---:|---:|");
-    for name in names {
-        let r = baseline_report(&name, false).unwrap();
-        println!(
-            "| {name} | {:.2} | {:.2} | {:.2} |",
-            r.elas.f1(),
-            r.eulas.f1(),
-            r.las.f1()
-        );
-    }
-    println!("\n{}", baseline_report("English-EWT", true).unwrap());
 }
 
 #[test]
