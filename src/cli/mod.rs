@@ -104,15 +104,17 @@ fn rule_source(dir: Option<&std::path::Path>) -> Result<eudify::rules::RuleSourc
     }
 }
 
-/// The enhancer for `--lang CODE`: the profile it resolves to (with a warning on stderr when
-/// it falls back), its rules loaded and checked.
-fn load_enhancer(source: &eudify::rules::RuleSource, code: &str) -> Result<eudify::engine::Enhancer> {
-    let (profile, warning) = eudify::rules::resolve_profile(source, code);
-    if let Some(warning) = warning {
+/// The enhancer for `--lang CODE` (and `--rules DIR`): the profile it resolves to (with a
+/// warning on stderr when it falls back), its rules loaded and checked.
+fn load_enhancer(rules: Option<&std::path::Path>, code: &str) -> Result<eudify::Enhancer> {
+    let enhancer = eudify::Enhancer::for_profile(code, rules).map_err(|e| match e {
+        eudify::Error::Rules(message) => anyhow::Error::from(Invalid(message)),
+        other => other.into(),
+    })?;
+    if let Some(warning) = enhancer.warning() {
         eprintln!("warning: {warning}");
     }
-    let rule_set = eudify::rules::load_ruleset(source, &profile).map_err(|e| Invalid(e.render().trim_end().to_string()))?;
-    Ok(eudify::engine::Enhancer::new(&rule_set))
+    Ok(enhancer)
 }
 
 /// Whether an error comes from writing to a closed pipe, anywhere in its chain.
