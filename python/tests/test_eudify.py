@@ -37,8 +37,13 @@ def cli_enhance(path: Path, lang: str) -> str:
 
 
 def first_sentences(path: Path, n: int) -> str:
-    """The first `n` sentences of a CoNLL-U file."""
-    assert path.is_file(), f"{path}: missing; the tests need the shared data beside the repository"
+    """The first `n` sentences of a CoNLL-U file of the shared data: as for the Rust tests,
+    missing shared data skips the test, visibly, and fails it under CI."""
+    if not path.is_file():
+        message = f"{path} not found (the shared data beside the checkout, or $EUDIFY_SHARED)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
     blocks = path.read_text(encoding="utf-8").split("\n\n")
     assert len(blocks) > n
     return "\n\n".join(blocks[:n]) + "\n\n"
