@@ -1,12 +1,16 @@
 //! The library's entry point: an [`Enhancer`] for a language profile, and the [`Error`]s it
 //! returns. The CLI and the Python package both go through it.
 //!
-//! ```no_run
+//! ```
 //! let enhancer = eudify::Enhancer::for_profile("cs", None)?;
 //! let (enhanced, summary) = enhancer.enhance_str("# text = Ahoj\n1\tAhoj\tahoj\tINTJ\t_\t_\t0\troot\t_\t_\n\n")?;
 //! assert_eq!(summary.sentences, 1);
+//! assert!(enhanced.contains("\t0:root\t"));
 //! # Ok::<(), eudify::Error>(())
 //! ```
+
+// Everything here is public API: each item documented.
+#![warn(missing_docs)]
 
 use crate::conllu::input;
 use crate::engine;

@@ -105,11 +105,14 @@ impl Enhancer {
     }
 }
 
+/// (file, line, message) of each problem `validate` finds.
+type Problems = Vec<(String, usize, String)>;
+
 /// Validates CoNLL-U: a path, or the text itself (`name` names it in the problems). Returns
 /// (file, line, message) triples and the sentence count.
 #[pyfunction]
 #[pyo3(signature = (path = None, text = None, name = "<string>"))]
-fn validate(py: Python<'_>, path: Option<PathBuf>, text: Option<String>, name: &str) -> PyResult<(Vec<(String, usize, String)>, usize)> {
+fn validate(py: Python<'_>, path: Option<PathBuf>, text: Option<String>, name: &str) -> PyResult<(Problems, usize)> {
     let report = py
         .allow_threads(|| match (&path, &text) {
             (Some(path), _) => eudify::validate::validate_file(path),
