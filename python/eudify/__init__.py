@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Union
 
@@ -29,7 +30,7 @@ class Enhancer:
 
     ``lang`` is a language code or profile name, resolved as ``eudify enhance --lang`` does
     (``"cs"``, ``"cs_pdt"``, ``"Czech"``...). An unknown code falls back to the universal
-    profile and says so in :attr:`warning`. ``rules`` is an edited copy of the repository's
+    profile and says so in :attr:`warning` and with a ``UserWarning`` (the CLI's ``warning:``). ``rules`` is an edited copy of the repository's
     ``rules/`` directory to use instead of the rules built in. Raises :class:`RulesError` when
     the rules do not load. One object can be shared by threads.
     """
@@ -38,6 +39,8 @@ class Enhancer:
 
     def __init__(self, lang: str = "cs", rules: Optional[PathLike] = None) -> None:
         self._inner = _eudify.Enhancer(lang, None if rules is None else os.fspath(rules))
+        if self._inner.warning is not None:
+            warnings.warn(self._inner.warning, stacklevel=2)
 
     @property
     def profile(self) -> str:

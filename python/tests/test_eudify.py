@@ -113,7 +113,8 @@ def test_a_missing_file_is_an_os_error(cs, tmp_path):
 def test_profiles_resolve_as_the_cli_does():
     assert eudify.Enhancer("CS").profile == eudify.Enhancer("cs").profile == "cs"
     assert eudify.Enhancer("cs").warning is None
-    fallback = eudify.Enhancer("xx-none")
+    with pytest.warns(UserWarning, match="xx-none"):
+        fallback = eudify.Enhancer("xx-none")
     assert fallback.warning and "xx-none" in fallback.warning
     with pytest.raises(eudify.RulesError):
         eudify.Enhancer("cs", rules=REPO / "no-such-rules")
