@@ -63,6 +63,13 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
                 PipelineError::Output(_) | PipelineError::Panic { .. } => EXIT_TROUBLE,
             };
         }
+        if let Some(e) = cause.downcast_ref::<eudify::Error>() {
+            return match e {
+                eudify::Error::Input { .. } | eudify::Error::Rules(_) => EXIT_INVALID,
+                eudify::Error::Io { error, .. } => io_code(error),
+                _ => EXIT_TROUBLE,
+            };
+        }
         if let Some(e) = cause.downcast_ref::<EvalError>() {
             return match e {
                 EvalError::Io { error, .. } => io_code(error),
@@ -150,6 +157,10 @@ mod tests {
             (anyhow::Error::from(io(io::ErrorKind::NotFound)).context("f: cannot read"), EXIT_TROUBLE),
             (anyhow::Error::from(io(io::ErrorKind::InvalidData)).context("f: cannot read"), EXIT_INVALID),
             (Invalid("rules".into()).into(), EXIT_INVALID),
+            (eudify::Error::Input { file: file(), line: 3, message: "bad".into() }.into(), EXIT_INVALID),
+            (eudify::Error::Rules("bad".into()).into(), EXIT_INVALID),
+            (eudify::Error::Io { file: file(), error: io(io::ErrorKind::NotFound) }.into(), EXIT_TROUBLE),
+            (eudify::Error::Output(io(io::ErrorKind::StorageFull)).into(), EXIT_TROUBLE),
             (anyhow::anyhow!("something else"), EXIT_TROUBLE),
         ];
         for (error, code) in cases {
