@@ -204,3 +204,14 @@ def test_threads_share_one_enhancer(cs, spacy_file):
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(cs.enhance, [text] * 4))
     assert results == [cli_enhance(spacy_file, "cs")] * 4
+
+
+def test_the_readme_example_runs():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Python\n", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", example], cwd=REPO, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert 50 < float(result.stdout) <= 100
