@@ -11,8 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
-    let source = super::rule_source(args.rules.as_deref())?;
-    let enhancer = super::load_enhancer(&source, &args.lang)?;
+    let enhancer = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
     let options = PipelineOptions {
         threads: threads(args.threads),
         on_error: match args.on_error {
@@ -21,7 +20,7 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
         },
         ..PipelineOptions::default()
     };
-    let mut pipeline = Pipeline::new(&enhancer, options).context("starting worker threads")?;
+    let mut pipeline = Pipeline::new(enhancer.engine(), options).context("starting worker threads")?;
     let files = if args.files.is_empty() { vec!["-".into()] } else { args.files };
     let bar = progress_bar(&files, args.progress);
     if let Some(bar) = &bar {

@@ -10,8 +10,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 pub fn run(args: ExplainArgs) -> Result<ExitCode> {
-    let source = super::rule_source(args.rules.as_deref())?;
-    let enhancer = super::load_enhancer(&source, &args.lang)?;
+    let loaded = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
+    let enhancer = loaded.engine();
     let name = input::display_name(&args.file);
     let cannot_read = || format!("{name}: cannot read");
     let mut reader = BlockReader::new(input::open(&args.file).with_context(cannot_read)?);

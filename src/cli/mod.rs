@@ -63,6 +63,13 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
                 PipelineError::Output(_) | PipelineError::Panic { .. } => EXIT_TROUBLE,
             };
         }
+        if let Some(e) = cause.downcast_ref::<eudify::Error>() {
+            return match e {
+                eudify::Error::Input { .. } | eudify::Error::Rules(_) => EXIT_INVALID,
+                eudify::Error::Io { error, .. } => io_code(error),
+                _ => EXIT_TROUBLE,
+            };
+        }
         if let Some(e) = cause.downcast_ref::<EvalError>() {
             return match e {
                 EvalError::Io { error, .. } => io_code(error),
@@ -104,15 +111,17 @@ fn rule_source(dir: Option<&std::path::Path>) -> Result<eudify::rules::RuleSourc
     }
 }
 
-/// The enhancer for `--lang CODE`: the profile it resolves to (with a warning on stderr when
-/// it falls back), its rules loaded and checked.
-fn load_enhancer(source: &eudify::rules::RuleSource, code: &str) -> Result<eudify::engine::Enhancer> {
-    let (profile, warning) = eudify::rules::resolve_profile(source, code);
-    if let Some(warning) = warning {
+/// The enhancer for `--lang CODE` (and `--rules DIR`): the profile it resolves to (with a
+/// warning on stderr when it falls back), its rules loaded and checked.
+fn load_enhancer(rules: Option<&std::path::Path>, code: &str) -> Result<eudify::Enhancer> {
+    let enhancer = eudify::Enhancer::for_profile(code, rules).map_err(|e| match e {
+        eudify::Error::Rules(message) => anyhow::Error::from(Invalid(message)),
+        other => other.into(),
+    })?;
+    if let Some(warning) = enhancer.warning() {
         eprintln!("warning: {warning}");
     }
-    let rule_set = eudify::rules::load_ruleset(source, &profile).map_err(|e| Invalid(e.render().trim_end().to_string()))?;
-    Ok(eudify::engine::Enhancer::new(&rule_set))
+    Ok(enhancer)
 }
 
 /// Whether an error comes from writing to a closed pipe, anywhere in its chain.
@@ -148,6 +157,10 @@ mod tests {
             (anyhow::Error::from(io(io::ErrorKind::NotFound)).context("f: cannot read"), EXIT_TROUBLE),
             (anyhow::Error::from(io(io::ErrorKind::InvalidData)).context("f: cannot read"), EXIT_INVALID),
             (Invalid("rules".into()).into(), EXIT_INVALID),
+            (eudify::Error::Input { file: file(), line: 3, message: "bad".into() }.into(), EXIT_INVALID),
+            (eudify::Error::Rules("bad".into()).into(), EXIT_INVALID),
+            (eudify::Error::Io { file: file(), error: io(io::ErrorKind::NotFound) }.into(), EXIT_TROUBLE),
+            (eudify::Error::Output(io(io::ErrorKind::StorageFull)).into(), EXIT_TROUBLE),
             (anyhow::anyhow!("something else"), EXIT_TROUBLE),
         ];
         for (error, code) in cases {

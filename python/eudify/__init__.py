@@ -1,0 +1,118 @@
+"""eudify: basic Universal Dependencies trees (CoNLL-U) to Enhanced UD graphs.
+
+    >>> import eudify
+    >>> enhancer = eudify.Enhancer("cs")
+    >>> enhanced = enhancer.enhance(open("parsed.conllu").read())
+
+Everything runs in Rust with the GIL released, so threads that enhance in parallel scale.
+Input that is not valid CoNLL-U raises :class:`InputError`, which carries ``.file`` and ``.line``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Union
+
+from . import _eudify
+from ._eudify import InputError, RulesError
+
+__all__ = ["Enhancer", "InputError", "RulesError", "Problem", "Profile", "validate", "evaluate", "profiles"]
+__version__: str = _eudify.__version__
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Enhancer:
+    """A language profile's rules, compiled once; enhances any number of texts or files.
+
+    ``lang`` is a language code or profile name, resolved as ``eudify enhance --lang`` does
+    (``"cs"``, ``"cs_pdt"``, ``"Czech"``...). An unknown code falls back to the universal
+    profile and says so in :attr:`warning` and with a ``UserWarning`` (the CLI's ``warning:``). ``rules`` is an edited copy of the repository's
+    ``rules/`` directory to use instead of the rules built in. Raises :class:`RulesError` when
+    the rules do not load. One object can be shared by threads.
+    """
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, lang: str = "cs", rules: Optional[PathLike] = None) -> None:
+        self._inner = _eudify.Enhancer(lang, None if rules is None else os.fspath(rules))
+        if self._inner.warning is not None:
+            warnings.warn(self._inner.warning, stacklevel=2)
+
+    @property
+    def profile(self) -> str:
+        """The profile ``lang`` resolved to."""
+        return self._inner.profile
+
+    @property
+    def warning(self) -> Optional[str]:
+        """Why ``lang`` was resolved to a fallback profile, or ``None``."""
+        return self._inner.warning
+
+    def enhance(self, conllu: str) -> str:
+        """Returns ``conllu`` with every sentence's DEPS column (and empty nodes) recomputed;
+        every other column and comment is kept byte for byte. Raises :class:`InputError`
+        (``file`` is ``"<string>"``) on a sentence that is not valid CoNLL-U."""
+        return self._inner.enhance(conllu)
+
+    def enhance_file(self, src: PathLike, dst: PathLike, threads: Optional[int] = None) -> Dict[str, Any]:
+        """Enhances the CoNLL-U file ``src`` (gzip is read too; ``"-"`` is stdin) into ``dst``,
+        which is replaced only on success. ``threads``: workers (``None``: one per core); the
+        output is the same for any number. Returns counts: ``sentences``, ``words``,
+        ``without_lemma``, ``runaways`` and ``repairs`` (labels repaired to UD's shape, as text).
+        Raises :class:`InputError` with ``file`` = ``src`` on invalid input, ``OSError`` when a
+        file cannot be read or written."""
+        return self._inner.enhance_file(os.fspath(src), os.fspath(dst), threads)
+
+    def __repr__(self) -> str:
+        return f"eudify.Enhancer({self.profile!r})"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding of :func:`validate`: where, and what is wrong (``eudify validate``'s lines)."""
+
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A language profile, as ``eudify profiles`` lists it."""
+
+    name: str
+    description: str
+    extends: Optional[str]
+
+
+def validate(path_or_text: Union[PathLike, str]) -> List[Problem]:
+    """Checks CoNLL-U as ``eudify validate`` does (UD's level-2 checks of the enhanced layer).
+
+    A string containing a newline is taken as the text itself (problems name it
+    ``"<string>"``); anything else as a path (gzip is read too). Returns the problems, empty
+    when the input is valid. Raises ``OSError`` when the file cannot be read."""
+    if isinstance(path_or_text, str) and "\n" in path_or_text:
+        problems, _ = _eudify.validate(text=path_or_text)
+    else:
+        problems, _ = _eudify.validate(path=os.fspath(path_or_text))
+    return [Problem(file, line, message) for file, line, message in problems]
+
+
+def evaluate(gold: PathLike, system: PathLike, phenomena: bool = False) -> Dict[str, Any]:
+    """Scores the system file against the gold file: the object ``eudify eval --json`` prints
+    (CoNLL 2018 / IWPT 2021 metrics by name, each with ``p``, ``r``, ``f1``...; with
+    ``phenomena``, enhanced edges broken down by phenomenon too). Raises :class:`InputError`
+    when either file is not valid CoNLL-U or the system's words differ from the gold's."""
+    return json.loads(_eudify.evaluate(os.fspath(gold), os.fspath(system), phenomena))
+
+
+def profiles(rules: Optional[PathLike] = None) -> List[Profile]:
+    """The language profiles (those built in, or those of the rules directory ``rules``)."""
+    return [Profile(*p) for p in _eudify.profiles(None if rules is None else os.fspath(rules))]

@@ -1,0 +1,30 @@
+"""Type stubs of the native module; use the wrappers in :mod:`eudify`."""
+
+from typing import Any, Dict, List, Optional, Tuple
+
+__version__: str
+
+class InputError(ValueError):
+    """Input that is not valid CoNLL-U: ``file`` and ``line`` (from 1) tell where."""
+
+    file: str
+    line: int
+    message: str
+
+class RulesError(ValueError):
+    """Rules or a profile that do not load; the message holds every diagnostic."""
+
+class Enhancer:
+    def __new__(cls, lang: str = "cs", rules: Optional[str] = None) -> "Enhancer": ...
+    @property
+    def profile(self) -> str: ...
+    @property
+    def warning(self) -> Optional[str]: ...
+    def enhance(self, conllu: str) -> str: ...
+    def enhance_file(self, src: str, dst: str, threads: Optional[int] = None) -> Dict[str, Any]: ...
+
+def validate(
+    path: Optional[str] = None, text: Optional[str] = None, name: str = "<string>"
+) -> Tuple[List[Tuple[str, int, str]], int]: ...
+def evaluate(gold: str, system: str, phenomena: bool = False) -> str: ...
+def profiles(rules: Optional[str] = None) -> List[Tuple[str, str, Optional[str]]]: ...

@@ -1,0 +1,170 @@
+//! `eudify._eudify`: the native half of the Python package. The Python half
+//! (`python/eudify/__init__.py`) wraps it with dataclasses and docstrings; everything here
+//! goes through the library's facade ([`eudify::Enhancer`]) and its eval and validate APIs,
+//! and releases the GIL while it works.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+create_exception!(eudify, InputError, PyValueError, "Input that is not valid CoNLL-U: `.file` and `.line` (from 1) tell where.");
+create_exception!(eudify, RulesError, PyValueError, "Rules or a profile that do not load; the message holds every diagnostic.");
+
+/// An input error with `.file`, `.line` and `.message` set on the exception object.
+fn input_error(py: Python<'_>, file: &str, line: usize, message: &str) -> PyErr {
+    let error = InputError::new_err(format!("{file}:{line}: {message}"));
+    let value = error.value(py);
+    // Setting attributes on a fresh exception object cannot fail.
+    let _ = value.setattr("file", file);
+    let _ = value.setattr("line", line);
+    let _ = value.setattr("message", message);
+    error
+}
+
+fn to_py(py: Python<'_>, error: eudify::Error) -> PyErr {
+    match error {
+        eudify::Error::Input { file, line, message } => input_error(py, &file, line, &message),
+        eudify::Error::Rules(message) => RulesError::new_err(message),
+        // An OSError subclass chosen by the io error's kind (FileNotFoundError…), with the file.
+        eudify::Error::Io { file, error } => {
+            let kind = PyErr::from(std::io::Error::new(error.kind(), format!("{file}: {error}")));
+            let _ = kind.value(py).setattr("filename", file);
+            kind
+        }
+        eudify::Error::Output(error) => PyOSError::new_err(format!("writing output: {error}")),
+        other @ (eudify::Error::Internal { .. } | eudify::Error::Threads(_)) => PyRuntimeError::new_err(other.to_string()),
+    }
+}
+
+/// The worker threads for `threads=None|N`: as `eudify enhance --threads`, never more than the
+/// cores.
+fn threads(asked: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match asked {
+        None | Some(0) => cores,
+        Some(n) => n.min(cores),
+    }
+}
+
+/// A summary of one run, as a dict.
+fn summary_dict<'py>(py: Python<'py>, summary: &eudify::pipeline::Summary) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let dict = pyo3::types::PyDict::new(py);
+    dict.set_item("sentences", summary.sentences)?;
+    dict.set_item("words", summary.words)?;
+    dict.set_item("without_lemma", summary.without_lemma)?;
+    dict.set_item("runaways", summary.runaways)?;
+    dict.set_item("repairs", summary.repairs.to_string())?;
+    Ok(dict)
+}
+
+/// A language profile's rules, compiled. Immutable, so one object serves any number of threads.
+#[pyclass(frozen, module = "eudify._eudify")]
+struct Enhancer {
+    inner: eudify::Enhancer,
+}
+
+#[pymethods]
+impl Enhancer {
+    #[new]
+    #[pyo3(signature = (lang = "cs", rules = None))]
+    fn new(py: Python<'_>, lang: &str, rules: Option<PathBuf>) -> PyResult<Self> {
+        let lang = lang.to_string();
+        let inner = py.allow_threads(|| eudify::Enhancer::for_profile(&lang, rules.as_deref())).map_err(|e| to_py(py, e))?;
+        Ok(Enhancer { inner })
+    }
+
+    #[getter]
+    fn profile(&self) -> &str {
+        self.inner.profile()
+    }
+
+    #[getter]
+    fn warning(&self) -> Option<&str> {
+        self.inner.warning()
+    }
+
+    fn enhance(&self, py: Python<'_>, conllu: &str) -> PyResult<String> {
+        // Copied so the GIL can go: `conllu` borrows a Python object's buffer.
+        let text = conllu.to_string();
+        let (out, _) = py.allow_threads(|| self.inner.enhance_str(&text)).map_err(|e| to_py(py, e))?;
+        Ok(out)
+    }
+
+    #[pyo3(signature = (src, dst, threads = None))]
+    fn enhance_file<'py>(
+        &self,
+        py: Python<'py>,
+        src: PathBuf,
+        dst: PathBuf,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let n = self::threads(threads);
+        let summary = py.allow_threads(|| self.inner.enhance_file(&src, &dst, n)).map_err(|e| to_py(py, e))?;
+        summary_dict(py, &summary)
+    }
+}
+
+/// (file, line, message) of each problem `validate` finds.
+type Problems = Vec<(String, usize, String)>;
+
+/// Validates CoNLL-U: a path, or the text itself (`name` names it in the problems). Returns
+/// (file, line, message) triples and the sentence count.
+#[pyfunction]
+#[pyo3(signature = (path = None, text = None, name = "<string>"))]
+fn validate(py: Python<'_>, path: Option<PathBuf>, text: Option<String>, name: &str) -> PyResult<(Problems, usize)> {
+    let report = py
+        .allow_threads(|| match (&path, &text) {
+            (Some(path), _) => eudify::validate::validate_file(path),
+            (None, Some(text)) => eudify::validate::validate_reader(name, text.as_bytes()),
+            (None, None) => Ok(eudify::validate::Validator::new(name).finish()),
+        })
+        .map_err(|e| match &path {
+            Some(p) => PyErr::from(std::io::Error::new(e.kind(), format!("{}: {e}", p.display()))),
+            None => PyErr::from(e),
+        })?;
+    let problems = report.diagnostics.iter().map(|d| (report.name.clone(), d.line, d.message.clone())).collect();
+    Ok((problems, report.sentences))
+}
+
+/// `eudify eval --json GOLD SYSTEM [--phenomena]`, as a JSON string.
+#[pyfunction]
+#[pyo3(signature = (gold, system, phenomena = false))]
+fn evaluate(py: Python<'_>, gold: PathBuf, system: PathBuf, phenomena: bool) -> PyResult<String> {
+    let options = eudify::eval::EvalOptions { phenomena, ..Default::default() };
+    let report = py.allow_threads(|| eudify::eval::evaluate_files(&gold, &system, &options));
+    match report {
+        Ok(report) => Ok(report.to_json().to_string()),
+        Err(eudify::eval::EvalError::Parse { file, line, message } | eudify::eval::EvalError::Mismatch { file, line, message }) => {
+            Err(input_error(py, &file, line, &message))
+        }
+        Err(eudify::eval::EvalError::Io { file, error }) => {
+            Err(PyErr::from(std::io::Error::new(error.kind(), format!("{file}: {error}"))))
+        }
+    }
+}
+
+/// The profiles as (name, description, extends) triples, as `eudify profiles` lists them.
+#[pyfunction]
+#[pyo3(signature = (rules = None))]
+fn profiles(rules: Option<PathBuf>) -> PyResult<Vec<(String, String, Option<String>)>> {
+    let source = match rules {
+        None => eudify::rules::RuleSource::embedded(),
+        Some(dir) => eudify::rules::RuleSource::from_dir(&dir).map_err(RulesError::new_err)?,
+    };
+    let list = eudify::rules::list_profiles(&source)
+        .map_err(|(sources, diagnostics)| RulesError::new_err(eudify::rules::diagnostic::render_all(&diagnostics, &sources).trim_end().to_string()))?;
+    Ok(list.into_iter().map(|p| (p.name, p.description, p.extends)).collect())
+}
+
+#[pymodule]
+fn _eudify(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Enhancer>()?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(profiles, m)?)?;
+    m.add("InputError", m.py().get_type::<InputError>())?;
+    m.add("RulesError", m.py().get_type::<RulesError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,217 @@
+"""The Python package against the CLI: same DEPS, same errors, same scores.
+
+The CLI binary is `$EUDIFY_BIN`, or `target/debug/eudify` (built by `cargo test`); the shared
+dev data is `$EUDIFY_SHARED` or `../shared` beside the repository, as for the Rust tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import eudify
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "tests" / "data" / "sample.conllu"
+BAD = REPO / "tests" / "data" / "bad" / "head_out_of_range.conllu"
+SHARED = Path(os.environ.get("EUDIFY_SHARED", REPO.parent / "shared"))
+SPACY = SHARED / "data" / "eval-reference" / "Czech-CAC-cs_core_news_sm" / "parsed.conllu"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    binary = Path(os.environ.get("EUDIFY_BIN", REPO / "target" / "debug" / "eudify"))
+    assert binary.is_file(), f"{binary}: no eudify binary; run `cargo build` or set EUDIFY_BIN"
+    return subprocess.run([str(binary), *args], capture_output=True, text=True, check=False)
+
+
+def cli_enhance(path: Path, lang: str) -> str:
+    result = cli("enhance", "--lang", lang, str(path))
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def first_sentences(path: Path, n: int) -> str:
+    """The first `n` sentences of a CoNLL-U file of the shared data: as for the Rust tests,
+    missing shared data skips the test, visibly, and fails it under CI."""
+    if not path.is_file():
+        message = f"{path} not found (the shared data beside the checkout, or $EUDIFY_SHARED)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    blocks = path.read_text(encoding="utf-8").split("\n\n")
+    assert len(blocks) > n
+    return "\n\n".join(blocks[:n]) + "\n\n"
+
+
+@pytest.fixture(scope="module")
+def cs() -> eudify.Enhancer:
+    return eudify.Enhancer("cs")
+
+
+@pytest.fixture(scope="module")
+def spacy_file(tmp_path_factory) -> Path:
+    """300 sentences of real spaCy output: root labelled ROOT, no enhanced layer."""
+    path = tmp_path_factory.mktemp("spacy") / "parsed.conllu"
+    path.write_text(first_sentences(SPACY, 300), encoding="utf-8")
+    return path
+
+
+def test_enhance_equals_the_cli_on_the_sample(cs):
+    expected = cli_enhance(SAMPLE, "cs")
+    assert cs.enhance(SAMPLE.read_text(encoding="utf-8")) == expected
+
+
+def test_enhance_equals_the_cli_on_spacy_output(cs, spacy_file):
+    text = spacy_file.read_text(encoding="utf-8")
+    assert "\tROOT\t" in text
+    enhanced = cs.enhance(text)
+    assert enhanced == cli_enhance(spacy_file, "cs")
+    deps = [line.split("\t")[8] for line in enhanced.splitlines() if line and not line.startswith("#")]
+    assert deps and all(d != "_" and "ROOT" not in d for d in deps)
+
+
+def test_enhance_file_with_any_thread_count_equals_the_cli(cs, spacy_file, tmp_path):
+    expected = cli_enhance(spacy_file, "cs")
+    outputs = []
+    for threads in (None, 1, 2):
+        dst = tmp_path / f"out-{threads}.conllu"
+        summary = cs.enhance_file(spacy_file, dst, threads=threads)
+        assert summary["sentences"] == 300
+        assert summary["words"] > 300
+        assert "ROOT" in summary["repairs"]
+        outputs.append(dst.read_text(encoding="utf-8"))
+    assert outputs == [expected] * 3
+
+
+def test_input_error_has_file_and_line(cs, tmp_path):
+    with pytest.raises(eudify.InputError) as caught:
+        cs.enhance(BAD.read_text(encoding="utf-8"))
+    assert (caught.value.file, caught.value.line) == ("<string>", 4)
+    assert str(caught.value).startswith("<string>:4: ")
+    # The same message as the CLI's, which names the file.
+    result = cli("enhance", "--lang", "cs", str(BAD))
+    assert result.returncode == 1
+    with pytest.raises(eudify.InputError) as caught:
+        cs.enhance_file(BAD, tmp_path / "out.conllu")
+    assert (caught.value.file, caught.value.line) == (str(BAD), 4)
+    assert f"{caught.value}" in result.stderr
+    assert not (tmp_path / "out.conllu").exists()
+    assert isinstance(caught.value, ValueError)
+
+
+def test_a_missing_file_is_an_os_error(cs, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        cs.enhance_file(tmp_path / "missing.conllu", tmp_path / "out.conllu")
+
+
+def test_profiles_resolve_as_the_cli_does():
+    assert eudify.Enhancer("CS").profile == eudify.Enhancer("cs").profile == "cs"
+    assert eudify.Enhancer("cs").warning is None
+    with pytest.warns(UserWarning, match="xx-none"):
+        fallback = eudify.Enhancer("xx-none")
+    assert fallback.warning and "xx-none" in fallback.warning
+    with pytest.raises(eudify.RulesError):
+        eudify.Enhancer("cs", rules=REPO / "no-such-rules")
+
+
+def test_profiles_lists_what_the_cli_lists():
+    names = [p.name for p in eudify.profiles()]
+    listed = [line.split()[0] for line in cli("profiles").stdout.splitlines()]
+    assert names == listed and "cs" in names
+    cs = next(p for p in eudify.profiles() if p.name == "cs")
+    assert cs.extends == "universal" and cs.description
+
+
+def test_validate_finds_what_the_cli_finds(cs, tmp_path):
+    enhanced = cs.enhance(SAMPLE.read_text(encoding="utf-8"))
+    assert eudify.validate(enhanced) == []
+    broken = tmp_path / "broken.conllu"
+    # An enhanced head out of range in the first word of the first two sentences.
+    lines = enhanced.splitlines(keepends=True)
+    words = [i for i, line in enumerate(lines) if line.startswith("1\t")]
+    for i, deps in zip(words[:2], ("99:nsubj", "42:obj")):
+        cols = lines[i].split("\t")
+        cols[8] = deps
+        lines[i] = "\t".join(cols)
+    broken.write_text("".join(lines), encoding="utf-8")
+    problems = eudify.validate(broken)
+    assert len(problems) >= 2 and all(p.file == str(broken) for p in problems)
+    assert {p.line for p in problems} >= {words[0] + 1, words[1] + 1}
+    result = cli("validate", str(broken))
+    assert result.returncode == 1
+    assert [str(p) for p in problems] == [l for l in result.stderr.splitlines() if l.startswith(str(broken))]
+    from_text = eudify.validate("".join(lines))
+    assert [(p.line, p.message) for p in from_text] == [(p.line, p.message) for p in problems]
+    assert {p.file for p in from_text} == {"<string>"}
+
+
+def test_evaluate_is_eval_json(cs, tmp_path):
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(first_sentences(SHARED / "data" / "ud" / "Czech-CAC" / "dev.conllu", 100), encoding="utf-8")
+    system = tmp_path / "system.conllu"
+    system.write_text(cs.enhance(gold.read_text(encoding="utf-8")), encoding="utf-8")
+    scores = eudify.evaluate(gold, system)
+    result = cli("eval", "--json", str(gold), str(system))
+    assert result.returncode == 0, result.stderr
+    assert scores == json.loads(result.stdout)
+    # The basic tree is the gold's own; the enhanced graph is eudify's.
+    assert scores["LAS"]["f1"] == 100.0 and 50 < scores["ELAS"]["f1"] < 100.0
+    with_phenomena = eudify.evaluate(gold, system, phenomena=True)
+    result = cli("eval", "--json", "--phenomena", str(gold), str(system))
+    assert with_phenomena == json.loads(result.stdout) != scores
+
+
+def test_evaluate_raises_input_error_on_mismatched_words(tmp_path):
+    system = tmp_path / "system.conllu"
+    system.write_text(BAD.read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(eudify.InputError) as caught:
+        eudify.evaluate(SAMPLE, system)
+    assert caught.value.file in (str(SAMPLE), str(system)) and caught.value.line >= 1
+
+
+def test_the_gil_is_released_while_enhancing(cs):
+    text = first_sentences(SPACY, 300) * 8
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        cs.enhance(text)
+        span["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    ticks = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+    worker.join()
+    start, end = span["start"], span["end"]
+    assert end - start > 0.02, "too little work to tell"
+    # Held GIL: this thread could not run at all while the call lasted.
+    middle = [t for t in ticks if start + 0.25 * (end - start) < t < start + 0.75 * (end - start)]
+    assert middle
+
+
+def test_threads_share_one_enhancer(cs, spacy_file):
+    from concurrent.futures import ThreadPoolExecutor
+
+    text = spacy_file.read_text(encoding="utf-8")
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(cs.enhance, [text] * 4))
+    assert results == [cli_enhance(spacy_file, "cs")] * 4
+
+
+def test_the_readme_example_runs():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Python\n", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", example], cwd=REPO, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert 50 < float(result.stdout) <= 100
