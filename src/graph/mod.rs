@@ -559,13 +559,19 @@ impl<'s> SentenceGraph<'s> {
 
     fn write_layer_with(&self, layer: &mut EnhancedLayer, ids: &[(NodeIndex, NodeId)], deps: &mut Vec<(NodeId, Label)>) {
         layer.clear();
+        // Empty nodes by node index, for the lookup below: a scan of `ids` per edge would be
+        // quadratic in a sentence with thousands of gapped clauses. Allocated only when there
+        // are empty nodes.
+        let words = self.buffers.word_nodes.len();
+        let mut empty_ids: Vec<(NodeIndex, NodeId)> = ids.get(words..).unwrap_or_default().to_vec();
+        empty_ids.sort_unstable_by_key(|(n, _)| n.index());
         let id_of = |index: NodeIndex| -> NodeId {
-            // Word nodes come first and in order; empty nodes are few.
+            // Word nodes come first and in order.
             let i = index.index();
-            if i < self.buffers.word_nodes.len() && self.buffers.word_nodes[i] == index {
+            if i < words && self.buffers.word_nodes[i] == index {
                 NodeId::word(i as u32)
             } else {
-                ids.iter().find(|(n, _)| *n == index).map(|(_, id)| *id).unwrap_or_default()
+                empty_ids.binary_search_by_key(&i, |(n, _)| n.index()).map_or_else(|_| NodeId::default(), |k| empty_ids[k].1)
             }
         };
         let mut write_deps = |layer: &mut EnhancedLayer, node: NodeIndex| {
