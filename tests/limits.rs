@@ -241,6 +241,26 @@ fn many_children(n: usize, rel: &str) -> String {
     s
 }
 
+/// "Mary gave Ann apples , Sue Bob pears , …": `n` gapped clauses, each a conjunct of the verb
+/// with two `orphan`s (an empty node each where the profile resolves gapping, the second
+/// remnant attached by `gapping_other_remnants`).
+fn gapped_clauses(n: usize) -> String {
+    let mut s = String::from("# sent_id = gapping\n");
+    word(&mut s, 1, "Mary", "PROPN", "_", 2, "nsubj");
+    word(&mut s, 2, "gave", "VERB", "_", 0, "root");
+    word(&mut s, 3, "Ann", "PROPN", "_", 2, "iobj");
+    word(&mut s, 4, "apples", "NOUN", "_", 2, "obj");
+    for k in 0..n {
+        let id = 5 + 4 * k;
+        word(&mut s, id, ",", "PUNCT", "_", id + 1, "punct");
+        word(&mut s, id + 1, "Sue", "PROPN", "_", 2, "conj");
+        word(&mut s, id + 2, "Bob", "PROPN", "_", id + 1, "orphan");
+        word(&mut s, id + 3, "pears", "NOUN", "_", id + 1, "orphan");
+    }
+    s.push('\n');
+    s
+}
+
 /// Each word the child of the one before, relations in turn.
 fn chain(n: usize) -> String {
     let mut s = String::from("# sent_id = chain\n");
@@ -299,6 +319,7 @@ fn big_sentences_of_every_shape_under_every_profile() {
         ("chain", chain(N), false),
         ("relative clauses", relative_clauses(N, false), false),
         ("nested relative clauses", relative_clauses(N / 3, true), false),
+        ("gapped clauses", gapped_clauses(N / 4), false),
         ("flat", flat_sentence, true),
     ];
     let source = RuleSource::embedded();
@@ -317,6 +338,23 @@ fn big_sentences_of_every_shape_under_every_profile() {
             assert_valid(&run.out);
             assert_eq!(all_but_deps(&run.out), all_but_deps(input.as_bytes()), "{} {shape}", profile.name);
         }
+    }
+}
+
+/// Every clause of a long list of gapped clauses gets its empty node, with the remnants as in
+/// a short list (`gapping_other_remnants` is reached from the empty node, not from the verb's
+/// thousands of conjuncts).
+#[test]
+fn a_long_list_of_gapped_clauses_is_resolved_clause_by_clause() {
+    let enhancer = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
+    let short = text(&enhance(&enhancer, OnError::Fail, &gapped_clauses(1)).out);
+    assert!(short.contains("\n6.1\tgave\t"), "{short}");
+    let long = text(&enhance(&enhancer, OnError::Fail, &gapped_clauses(2_000)).out);
+    assert_eq!(long.lines().filter(|l| l.split('\t').next().is_some_and(|id| id.contains('.'))).count(), 2_000);
+    let deps = |out: &str, id: &str| out.lines().find(|l| l.starts_with(&format!("{id}\t"))).unwrap().rsplit('\t').nth(1).unwrap().to_string();
+    // The first clause's remnants in the long list are attached as in the one-clause sentence.
+    for id in ["5", "6", "7", "8", "6.1"] {
+        assert_eq!(deps(&long, id), deps(&short, id), "{id}");
     }
 }
 
