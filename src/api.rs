@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 use crate::conllu::input;
+use crate::conllu::output::FileOutput;
 use crate::engine;
 use crate::pipeline::{OnError, Pipeline, PipelineError, PipelineOptions, Summary};
 use crate::rules::{self, RuleSource};
@@ -137,24 +138,15 @@ impl Enhancer {
         Ok(summary)
     }
 
-    /// Enhances the file `src` (`-`: stdin; gzip is read too) into `dst`, which is written
-    /// beside itself and renamed over `dst` only on success. Errors name `src` as given.
+    /// Enhances the file `src` (`-`: stdin; gzip is read too) into `dst`, which is replaced
+    /// only on success ([`FileOutput`], as the CLI's `-o`). Errors name `src` as given.
     pub fn enhance_file(&self, src: &Path, dst: &Path, threads: usize) -> Result<Summary, Error> {
         let file = input::display_name(src);
         let reader = input::open(src).map_err(|error| Error::Io { file: file.clone(), error })?;
-        let dir = match dst.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
         let output = |error| Error::Io { file: dst.display().to_string(), error };
-        let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(output)?;
-        let summary = {
-            let mut writer = std::io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
-            let summary = self.run(&file, reader, &mut writer, threads)?;
-            writer.flush().map_err(Error::Output)?;
-            summary
-        };
-        temp.persist(dst).map_err(|e| output(e.error))?;
+        let mut out = FileOutput::create(dst).map_err(output)?;
+        let summary = self.run(&file, reader, &mut out, threads)?;
+        out.finish().map_err(output)?;
         Ok(summary)
     }
 

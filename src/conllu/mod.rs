@@ -6,6 +6,7 @@
 
 pub mod id;
 pub mod input;
+pub mod output;
 pub mod reader;
 pub mod sentence;
 pub mod writer;
