@@ -4,7 +4,7 @@
 //! are written in input order. Memory is bounded by the chunk size times the chunks in flight,
 //! not by the input size.
 
-use crate::text::thousands;
+use crate::text::{count, thousands};
 use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, ParseError, RawBlock, Sentence};
 use crate::engine::lemmas::without_lemma;
 use crate::engine::{Enhancer, Workspace};
@@ -69,10 +69,9 @@ impl Summary {
             let (n, of) = (self.without_lemma, self.words);
             let (verb, pronoun) = if n == 1 { ("has", "its") } else { ("have", "their") };
             format!(
-                "warning: {file}: {} of {} {} {verb} no lemma (LEMMA _); lemma tests and markers used {pronoun} lower-cased {}",
+                "warning: {file}: {} of {} {verb} no lemma (LEMMA _); lemma tests and markers used {pronoun} lower-cased {}",
                 thousands(n as u64),
-                thousands(of as u64),
-                if of == 1 { "word" } else { "words" },
+                count(of as u64, "word"),
                 if n == 1 { "form" } else { "forms" },
             )
         })

@@ -1,7 +1,7 @@
 //! Counts of label repairs by kind, summed per sentence, chunk and run, and told on stderr:
 //! nothing the input offered is changed silently.
 
-use crate::text::thousands;
+use crate::text::{count, thousands};
 
 use std::borrow::Cow;
 use std::fmt;
@@ -79,8 +79,7 @@ const SHOWN_KINDS: usize = 4;
 impl fmt::Display for Repairs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let total = self.total();
-        let noun = if total == 1 { "label" } else { "labels" };
-        write!(f, "{} {noun} repaired", thousands(total))?;
+        write!(f, "{} repaired", count(total, "label"))?;
         let kinds = self.by_kind();
         if let [(kind, _)] = kinds[..] {
             return write!(f, " ({kind})");
