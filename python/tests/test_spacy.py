@@ -403,3 +403,31 @@ print(json.dumps([found, before, type(component).__module__, component.lang, nlp
     assert found == ["eudify.spacy_component:make_eudify"]
     assert not before
     assert (module, lang, names) == ("eudify.spacy_component", "fr", ["eudify"])
+
+
+def run_example(*args: str) -> subprocess.CompletedProcess:
+    example = REPO / "examples" / "spacy_to_enhanced.py"
+    return subprocess.run([sys.executable, str(example), *args], capture_output=True, text=True, check=False)
+
+
+def test_the_worked_example(tmp_path):
+    """examples/spacy_to_enhanced.py on the shipped Czech-CAC sample: raw text, spaCy, eudify,
+    scores against the gold."""
+    sample = REPO / "tests" / "data" / "ud" / "Czech-CAC" / "dev.conllu"
+    result = run_example("--json", "--out-dir", str(tmp_path), str(sample))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert (report["sentences"], report["invalid"]) == (110, 0)
+    assert eudify.validate(tmp_path / "system.conllu") == []
+    scores = report["scores"]
+    assert scores == eudify.evaluate(tmp_path / "gold.conllu", tmp_path / "system.conllu")
+    # spaCy's tokens and parse, and eudify's graph on them: a real parser's figures.
+    assert scores["Tokens"]["f1"] > 99 and scores["Words"]["f1"] > 98
+    assert 70 < scores["LAS"]["f1"] < 95
+    assert 65 < scores["ELAS"]["f1"] < 95 and scores["ELAS"]["f1"] > scores["LAS"]["f1"] - 10
+    # The table, on fewer sentences.
+    result = run_example("--sentences", "20", "--out-dir", str(tmp_path / "table"), str(sample))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{sample}: 20 sentences, ") and lines[1].endswith("system.conllu: valid")
+    assert [line.split()[0] for line in lines[3:]] == ["Tokens", "Sentences", "Words", "UPOS", "UFeats", "Lemmas", "UAS", "LAS", "CLAS", "ELAS", "EULAS"]
