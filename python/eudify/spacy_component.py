@@ -4,8 +4,8 @@
     >>> nlp = spacy.load("cs_core_news_sm")
     >>> nlp.add_pipe("eudify")            # or config={"lang": "cs"}; found through an entry point
     >>> doc = nlp("Petr a Pavel přišli a odešli.")
-    >>> doc[0]._.enhanced_deps
-    [(3, 'nsubj'), (9, 'nsubj')]
+    >>> doc[0]._.enhanced_deps            # Petr: subject of both verbs, tokens 3 and 5
+    [(3, 'nsubj'), (5, 'nsubj')]
 
 The component writes each sentence of the Doc as CoNLL-U (:func:`doc_to_conllu`: spaCy's
 labels as they are, the root's ``ROOT`` included, which eudify repairs to ``root`` in DEPS;
