@@ -286,7 +286,8 @@ class EudifyComponent:
         conllu, sentences = _conllu(doc)
         enhanced = self.enhancer.enhance(conllu) if conllu else ""
         for token in doc:
-            token._.enhanced_deps = None
+            if token.is_space:  # words are all set below
+                token._.enhanced_deps = None
         doc._.enhanced_empty_nodes = _read_enhanced(doc, enhanced, sentences)
         doc._.enhanced_conllu = enhanced
         return doc
