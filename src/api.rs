@@ -219,6 +219,16 @@ mod tests {
     }
 
     #[test]
+    fn profiles_lists_the_embedded_profiles_with_their_parents() {
+        let list = profiles(None).unwrap();
+        let names: Vec<&str> = list.iter().map(|p| p.name.as_str()).collect();
+        assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
+        let cs = list.iter().find(|p| p.name == "cs").expect("a cs profile");
+        assert!(cs.extends.is_some() && !cs.description.is_empty(), "{cs:?}");
+        assert!(matches!(profiles(Some(Path::new("/no/such/rules"))), Err(Error::Rules(_))));
+    }
+
+    #[test]
     fn threads_give_the_same_output() {
         let enhancer = Enhancer::for_profile("cs", None).unwrap();
         let text = SENTENCE.repeat(2000);
