@@ -9,9 +9,6 @@
 //! # Ok::<(), eudify::Error>(())
 //! ```
 
-// Everything here is public API: each item documented.
-#![warn(missing_docs)]
-
 use crate::conllu::input;
 use crate::conllu::output::FileOutput;
 use crate::engine;
@@ -115,7 +112,7 @@ impl Enhancer {
     }
 
     /// The compiled rules, for what the facade does not cover (tracing, `eudify explain`).
-    pub fn engine(&self) -> &engine::Enhancer {
+    pub(crate) fn engine(&self) -> &engine::Enhancer {
         &self.engine
     }
 
@@ -139,7 +136,8 @@ impl Enhancer {
     }
 
     /// Enhances the file `src` (`-`: stdin; gzip is read too) into `dst`, which is replaced
-    /// only on success ([`FileOutput`], as the CLI's `-o`). Errors name `src` as given.
+    /// only on success (written beside it and renamed over it, as the CLI's `-o`). Errors name
+    /// `src` as given.
     pub fn enhance_file(&self, src: &Path, dst: &Path, threads: usize) -> Result<Summary, Error> {
         let file = input::display_name(src);
         let reader = input::open(src).map_err(|error| Error::Io { file: file.clone(), error })?;
@@ -156,6 +154,31 @@ impl Enhancer {
         // Under OnError::Fail nothing is reported: the first invalid sentence is the error.
         Ok(pipeline.run(file, reader, out, &mut |_| {})?)
     }
+}
+
+/// A language profile, as `eudify profiles` lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// The name [`Enhancer::for_profile`] takes (`cs`, `en`, `universal`…).
+    pub name: String,
+    /// What it annotates, in one line.
+    pub description: String,
+    /// The profile it builds on, if any.
+    pub extends: Option<String>,
+}
+
+/// Every profile of the embedded rules, or of `rules` (an edited copy of the `rules/`
+/// directory), sorted by name. A profile file that does not read is an [`Error::Rules`] with
+/// every diagnostic.
+pub fn profiles(rules: Option<&Path>) -> Result<Vec<Profile>, Error> {
+    let source = match rules {
+        None => RuleSource::embedded(),
+        Some(dir) => RuleSource::from_dir(dir).map_err(Error::Rules)?,
+    };
+    let list = rules::list_profiles(&source).map_err(|(sources, diagnostics)| {
+        Error::Rules(rules::diagnostic::render_all(&diagnostics, &sources).trim_end().to_string())
+    })?;
+    Ok(list.into_iter().map(|p| Profile { name: p.name, description: p.description, extends: p.extends }).collect())
 }
 
 #[cfg(test)]
@@ -193,6 +216,16 @@ mod tests {
     fn a_rules_path_that_is_no_directory_is_a_rules_error() {
         let result = Enhancer::for_profile("cs", Some(Path::new("/no/such/rules")));
         assert!(matches!(result, Err(Error::Rules(_))));
+    }
+
+    #[test]
+    fn profiles_lists_the_embedded_profiles_with_their_parents() {
+        let list = profiles(None).unwrap();
+        let names: Vec<&str> = list.iter().map(|p| p.name.as_str()).collect();
+        assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
+        let cs = list.iter().find(|p| p.name == "cs").expect("a cs profile");
+        assert!(cs.extends.is_some() && !cs.description.is_empty(), "{cs:?}");
+        assert!(matches!(profiles(Some(Path::new("/no/such/rules"))), Err(Error::Rules(_))));
     }
 
     #[test]

@@ -37,14 +37,17 @@ impl Default for PipelineOptions {
     }
 }
 
+/// What a run did: counts of what was read, and of what was repaired or left alone.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
+    /// Sentences read.
     pub sentences: usize,
+    /// Words read (not counting multiword tokens and empty nodes).
     pub words: usize,
     /// Invalid sentences written unchanged (`--on-error copy`).
     pub copied_invalid: usize,
     /// Words without a lemma (LEMMA `_`), whose lower-cased form lemma tests and labels read
-    /// instead ([`crate::engine::lemmas::without_lemma`]).
+    /// instead (`engine::lemmas::without_lemma`).
     pub without_lemma: usize,
     /// Labels repaired to UD's shape, by kind (`ROOT → root`, `marker text cleaned`…).
     pub repairs: crate::ud::Repairs,
@@ -54,6 +57,7 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Adds the counts of `other` (another chunk or file).
     pub fn add(&mut self, other: &Summary) {
         self.sentences += other.sentences;
         self.words += other.words;

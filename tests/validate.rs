@@ -1,7 +1,7 @@
 //! The enhanced-layer validator: every gold file passes, and each error class is reported on the
 //! line of the offending token.
 
-use eudify::validate::{validate_file, validate_reader, validate_sentence, Diagnostic, Report, MAX_DIAGNOSTICS};
+use eudify::validate::{validate_file, validate_reader, Diagnostic, Report, MAX_DIAGNOSTICS};
 
 use crate::common::{dev_files, sample_files};
 use std::path::PathBuf;
@@ -255,18 +255,6 @@ fn diagnostics_are_capped_but_all_counted_and_printed_with_file_and_line() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("t.conllu:4: self-loop: node 3"), "{out}");
     assert!(out.ends_with("t.conllu: 5 more errors not shown (1,005 in total)\n"), "{out}");
-}
-
-#[test]
-fn validate_sentence_works_on_a_parsed_sentence() {
-    use eudify::conllu::{RawBlock, Sentence};
-    let text = three("2:nsubj", "0:root", "2:obj|3:dep");
-    let block = RawBlock { bytes: text.into_bytes(), first_line: 10, starts_input: false };
-    let sentence = Sentence::parse(block).unwrap();
-    let mut out = Vec::new();
-    validate_sentence(&sentence, &mut out);
-    assert_eq!(out.len(), 1);
-    assert_eq!(out[0].line, 13);
 }
 
 #[test]

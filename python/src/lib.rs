@@ -48,7 +48,7 @@ fn threads(asked: Option<usize>) -> usize {
 }
 
 /// A summary of one run, as a dict.
-fn summary_dict<'py>(py: Python<'py>, summary: &eudify::pipeline::Summary) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+fn summary_dict<'py>(py: Python<'py>, summary: &eudify::Summary) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     let dict = pyo3::types::PyDict::new(py);
     dict.set_item("sentences", summary.sentences)?;
     dict.set_item("words", summary.words)?;
@@ -117,7 +117,7 @@ fn validate(py: Python<'_>, path: Option<PathBuf>, text: Option<String>, name: &
         .allow_threads(|| match (&path, &text) {
             (Some(path), _) => eudify::validate::validate_file(path),
             (None, Some(text)) => eudify::validate::validate_reader(name, text.as_bytes()),
-            (None, None) => Ok(eudify::validate::Validator::new(name).finish()),
+            (None, None) => eudify::validate::validate_reader(name, &b""[..]),
         })
         .map_err(|e| match &path {
             Some(p) => PyErr::from(std::io::Error::new(e.kind(), format!("{}: {e}", p.display()))),
@@ -147,14 +147,16 @@ fn evaluate(py: Python<'_>, gold: PathBuf, system: PathBuf, phenomena: bool) -> 
 /// The profiles as (name, description, extends) triples, as `eudify profiles` lists them.
 #[pyfunction]
 #[pyo3(signature = (rules = None))]
-fn profiles(rules: Option<PathBuf>) -> PyResult<Vec<(String, String, Option<String>)>> {
-    let source = match rules {
-        None => eudify::rules::RuleSource::embedded(),
-        Some(dir) => eudify::rules::RuleSource::from_dir(&dir).map_err(RulesError::new_err)?,
-    };
-    let list = eudify::rules::list_profiles(&source)
-        .map_err(|(sources, diagnostics)| RulesError::new_err(eudify::rules::diagnostic::render_all(&diagnostics, &sources).trim_end().to_string()))?;
+fn profiles(py: Python<'_>, rules: Option<PathBuf>) -> PyResult<Vec<(String, String, Option<String>)>> {
+    let list = eudify::profiles(rules.as_deref()).map_err(|e| to_py(py, e))?;
     Ok(list.into_iter().map(|p| (p.name, p.description, p.extends)).collect())
+}
+
+/// The `eudify` command (`sys.argv` as `argv`), run in this process as the binary runs: it
+/// writes to the process's stdout and stderr and returns the exit code.
+#[pyfunction]
+fn run_cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
+    py.allow_threads(|| eudify::run_cli(argv))
 }
 
 #[pymodule]
@@ -163,6 +165,7 @@ fn _eudify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("RulesError", m.py().get_type::<RulesError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

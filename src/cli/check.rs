@@ -3,19 +3,18 @@
 use super::args::RulesArgs;
 use super::rule_source;
 use anyhow::Result;
-use eudify::rules::check_all;
-use std::process::ExitCode;
+use crate::rules::check_all;
 
-pub fn run(args: RulesArgs) -> Result<ExitCode> {
+pub fn run(args: RulesArgs) -> Result<u8> {
     let source = rule_source(args.rules.as_deref())?;
     // check_all loads every profile too, and reports each diagnostic once.
     match check_all(&source) {
         Ok(warnings) => warnings.iter().for_each(|w| eprintln!("{w}")),
         Err(error) => {
             eprint!("{}", error.render());
-            return Ok(ExitCode::from(super::EXIT_INVALID));
+            return Ok(super::EXIT_INVALID);
         }
     }
     println!("rules, lexicons and profiles: no errors");
-    Ok(ExitCode::SUCCESS)
+    Ok(super::EXIT_SUCCESS)
 }

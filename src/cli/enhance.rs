@@ -3,14 +3,13 @@
 use super::args::{EnhanceArgs, OnErrorArg};
 use super::output::Output;
 use anyhow::{Context, Result};
-use eudify::conllu::input;
-use eudify::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
-use eudify::text::{count, thousands};
+use crate::conllu::input;
+use crate::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
+use crate::text::{count, thousands};
 use std::io;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
+pub fn run(args: EnhanceArgs) -> Result<u8> {
     let enhancer = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
     let options = PipelineOptions {
         threads: threads(args.threads),
@@ -52,7 +51,7 @@ pub fn run(args: EnhanceArgs) -> Result<ExitCode> {
     if let Some(line) = summary_line(&summary) {
         eprintln!("{line}");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(super::EXIT_SUCCESS)
 }
 
 /// The line `enhance` ends with on stderr when something was not enhanced as given, never

@@ -4,17 +4,16 @@
 use super::args::EvalArgs;
 use super::output::Output;
 use anyhow::{bail, Context, Result};
-use eudify::eval::bootstrap::{self, Comparison, Intervals};
-use eudify::eval::{evaluate_files, EvalOptions, Metric, Report};
+use crate::eval::bootstrap::{self, Comparison, Intervals};
+use crate::eval::{evaluate_files, EvalOptions, Metric, Report};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 /// Resamplings of `--compare` without `--bootstrap`.
 const DEFAULT_SAMPLES: usize = 1000;
 
-pub fn run(args: EvalArgs) -> Result<ExitCode> {
+pub fn run(args: EvalArgs) -> Result<u8> {
     let stdin_count = args
         .files
         .iter()
@@ -73,7 +72,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
             write_macro_table(&mut out, &pairs, &reports)?;
         }
         out.finish()?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(super::EXIT_SUCCESS);
     }
     let [gold, system] = args.files.as_slice() else {
         bail!("eval takes GOLD SYSTEM (or, with --macro, GOLD SYSTEM pairs or one TSV of pairs); got {} files", args.files.len());
@@ -117,7 +116,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         }
     }
     out.finish()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(super::EXIT_SUCCESS)
 }
 
 /// The report's JSON, with `"f1_ci": [low, high]` in every metric when intervals were computed.

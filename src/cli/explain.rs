@@ -4,12 +4,11 @@ use super::args::ExplainArgs;
 use super::output::Output;
 use super::Invalid;
 use anyhow::{Context, Result};
-use eudify::conllu::sentence::FORM;
-use eudify::conllu::{input, BlockReader, RawBlock, Sentence};
+use crate::conllu::sentence::FORM;
+use crate::conllu::{input, BlockReader, RawBlock, Sentence};
 use std::io::Write;
-use std::process::ExitCode;
 
-pub fn run(args: ExplainArgs) -> Result<ExitCode> {
+pub fn run(args: ExplainArgs) -> Result<u8> {
     let loaded = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
     let enhancer = loaded.engine();
     let name = input::display_name(&args.file);
@@ -53,5 +52,5 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
             return Err(Invalid(format!("{name}: no sentence with sent_id {id}")).into());
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(super::EXIT_SUCCESS)
 }

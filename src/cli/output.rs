@@ -2,7 +2,7 @@
 //! [`FileOutput`]).
 
 use anyhow::{Context, Result};
-use eudify::conllu::output::FileOutput;
+use crate::conllu::output::FileOutput;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 

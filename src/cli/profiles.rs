@@ -3,12 +3,11 @@
 use super::args::ProfilesArgs;
 use super::rule_source;
 use anyhow::Result;
-use eudify::rules::diagnostic::render_all;
-use eudify::rules::profile::list_profiles;
+use crate::rules::diagnostic::render_all;
+use crate::rules::profile::list_profiles;
 use std::io::{self, Write};
-use std::process::ExitCode;
 
-pub fn run(args: ProfilesArgs) -> Result<ExitCode> {
+pub fn run(args: ProfilesArgs) -> Result<u8> {
     let source = rule_source(args.rules.as_deref())?;
     let profiles = match list_profiles(&source) {
         Ok(profiles) => profiles,
@@ -20,5 +19,5 @@ pub fn run(args: ProfilesArgs) -> Result<ExitCode> {
         let extends = profile.extends.map(|e| format!(" (extends {e})")).unwrap_or_default();
         writeln!(out, "{:<width$}  {}{extends}", profile.name, profile.description)?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(super::EXIT_SUCCESS)
 }

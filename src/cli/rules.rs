@@ -2,10 +2,9 @@
 
 use super::args::RulesCommand;
 use anyhow::Result;
-use eudify::rules::RuleSource;
-use std::process::ExitCode;
+use crate::rules::RuleSource;
 
-pub fn run(command: RulesCommand) -> Result<ExitCode> {
+pub fn run(command: RulesCommand) -> Result<u8> {
     match command {
         RulesCommand::Export { dir } => {
             let count = RuleSource::export(&dir).map_err(super::Invalid)?;
@@ -13,7 +12,7 @@ pub fn run(command: RulesCommand) -> Result<ExitCode> {
                 "wrote {count} files to {0}; use them with `--rules {0}`",
                 dir.display()
             );
-            Ok(ExitCode::SUCCESS)
+            Ok(super::EXIT_SUCCESS)
         }
     }
 }

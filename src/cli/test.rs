@@ -4,14 +4,13 @@ use super::args::RulesArgs;
 use super::rule_source;
 use super::Invalid;
 use anyhow::Result;
-use eudify::engine::Enhancer;
-use eudify::rules::{list_profiles, load_ruleset};
+use crate::engine::Enhancer;
+use crate::rules::{list_profiles, load_ruleset};
 use std::collections::HashSet;
-use std::process::ExitCode;
 
-pub fn run(args: RulesArgs) -> Result<ExitCode> {
+pub fn run(args: RulesArgs) -> Result<u8> {
     let source = rule_source(args.rules.as_deref())?;
-    let profiles = list_profiles(&source).map_err(|(sources, d)| Invalid(eudify::rules::diagnostic::render_all(&d, &sources).trim_end().to_string()))?;
+    let profiles = list_profiles(&source).map_err(|(sources, d)| Invalid(crate::rules::diagnostic::render_all(&d, &sources).trim_end().to_string()))?;
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     // The same rule and expectations under two profiles is one test.
     let mut seen = HashSet::new();
@@ -51,5 +50,5 @@ pub fn run(args: RulesArgs) -> Result<ExitCode> {
         }
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped (a lexicon list the profile leaves empty)");
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(super::EXIT_INVALID) })
+    Ok(if failed == 0 { super::EXIT_SUCCESS } else { super::EXIT_INVALID })
 }

@@ -2,12 +2,11 @@
 
 use super::args::ValidateArgs;
 use anyhow::{bail, Context, Result};
-use eudify::conllu::input;
-use eudify::text::count;
+use crate::conllu::input;
+use crate::text::count;
 use std::io::{self, Write};
-use std::process::ExitCode;
 
-pub fn run(args: ValidateArgs) -> Result<ExitCode> {
+pub fn run(args: ValidateArgs) -> Result<u8> {
     if args.files.iter().filter(|f| input::is_stdin(f)).count() > 1 {
         bail!("`-` (stdin) can be given only once");
     }
@@ -16,7 +15,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
     let mut stdout = io::stdout().lock();
     for path in &args.files {
         let name = input::display_name(path);
-        let report = eudify::validate::validate_file(path).with_context(|| format!("{name}: cannot read"))?;
+        let report = crate::validate::validate_file(path).with_context(|| format!("{name}: cannot read"))?;
         report.write_to(&mut stderr.lock())?;
         let sentences = count(report.sentences as u64, "sentence");
         if report.is_valid() {
@@ -26,5 +25,5 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
             writeln!(stdout, "{name}: {sentences}, {}", count(report.total_errors as u64, "error"))?;
         }
     }
-    Ok(if all_valid { ExitCode::SUCCESS } else { ExitCode::from(super::EXIT_INVALID) })
+    Ok(if all_valid { super::EXIT_SUCCESS } else { super::EXIT_INVALID })
 }

@@ -14,9 +14,13 @@ use std::fmt;
 /// Sums over gold words.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GramEval {
+    /// Gold words.
     pub words: u64,
+    /// Words with the right UPOS.
     pub upos: u64,
+    /// Words with the right lemma.
     pub lemmas: u64,
+    /// Words with the right head and relation.
     pub las: u64,
     /// Sum of the per-word feature shares.
     pub feats: f64,
@@ -46,6 +50,7 @@ impl GramEval {
         self.accuracies().iter().sum::<f64>() / 4.0
     }
 
+    /// Adds the sums of `other`.
     pub fn add(&mut self, other: &GramEval) {
         self.words += other.words;
         self.upos += other.upos;

@@ -1,23 +1,21 @@
 //! Evaluation against gold: every metric of the CoNLL 2018 and IWPT 2021 shared tasks (Tokens,
 //! Sentences, Words, UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS, CLAS, MLAS, BLEX, ELAS,
 //! EULAS) computed as `iwpt21_xud_eval.py` does, on any tokenization and sentence segmentation
-//! (see [`align`]), and an optional per-phenomenon breakdown (see `docs/phenomena.md`).
+//! (see `align.rs`), and an optional per-phenomenon breakdown (see `docs/phenomena.md`).
 //!
 //! The files are read a chunk of sentences at a time (where both end a sentence at the same
 //! character), so memory grows with the longest stretch of differently segmented text, not with
 //! the files. Their text (without whitespace) must be the same; otherwise evaluation is refused
 //! with an error pointing at the first difference.
 //!
-//! Before scoring, empty nodes are collapsed out of both graphs ([`collapse`]), as the shared
+//! Before scoring, empty nodes are collapsed out of both graphs (`collapse.rs`), as the shared
 //! task's `enhanced_collapse_empty_nodes.pl` did; the phenomenon breakdown works on the graphs
 //! as they are, empty nodes included.
 
 mod align;
-pub mod bootstrap;
-pub mod collapse;
-pub mod grameval;
-pub mod phenomena;
-pub mod score;
+// The CLI's bootstrap and the scorer's parts: crate-private (the types a report holds are
+// re-exported below).
+internal_modules! { bootstrap collapse grameval phenomena score }
 
 pub use grameval::GramEval;
 pub use phenomena::{Phenomenon, PhenomenonScores};
@@ -37,7 +35,8 @@ pub struct EvalOptions {
     pub phenomena: bool,
     /// Also compute the GramEval 2020 score.
     pub gram_eval: bool,
-    /// Keep the counts of every unit (sentence or group of sentences) for [`bootstrap`].
+    /// Keep the counts of every unit (sentence or group of sentences), which `eudify eval
+    /// --bootstrap` resamples; memory grows with the files.
     pub keep_units: bool,
 }
 
@@ -46,25 +45,36 @@ pub struct EvalOptions {
 pub enum EvalError {
     /// A file could not be opened or read.
     #[error("{file}: {error}")]
-    Io { file: String, error: io::Error },
+    Io {
+        /// The file's name as given (`<stdin>` for `-`).
+        file: String,
+        /// The reason.
+        error: io::Error,
+    },
     /// A sentence of either file is not valid CoNLL-U.
     #[error("{file}:{line}: {message}")]
     Parse {
+        /// The file's name as given.
         file: String,
+        /// The line, from 1.
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
     /// The system file does not have the gold file's sentences and words.
     #[error("{file}:{line}: {message}")]
     Mismatch {
+        /// The system file's name.
         file: String,
+        /// The line, from 1.
         line: usize,
+        /// The first difference, or why the words cannot be aligned.
         message: String,
     },
 }
 
 /// Evaluates the system file against the gold file. Either may be `-` (stdin) and either may
-/// be gzip-compressed (see [`crate::conllu::input`]).
+/// be gzip-compressed (recognised by its first bytes).
 pub fn evaluate_files(gold: &Path, system: &Path, opts: &EvalOptions) -> Result<Report, EvalError> {
     let open = |path: &Path| {
         let file = input::display_name(path);

@@ -78,6 +78,7 @@ impl Phenomenon {
         }
     }
 
+    /// The name shown in reports (`case label`, `xcomp subject`…).
     pub fn name(self) -> &'static str {
         match self {
             Phenomenon::Basic => "basic",
@@ -107,6 +108,7 @@ pub struct PhenomenonScores {
 }
 
 impl PhenomenonScores {
+    /// The score of one class.
     pub fn get(&self, class: Phenomenon) -> Score {
         self.scores[class.index()]
     }

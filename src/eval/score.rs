@@ -11,8 +11,11 @@ use std::fmt;
 /// match, and on how many aligned words the metric was compared.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Score {
+    /// Items in the gold file.
     pub gold: u64,
+    /// Items in the system file.
     pub system: u64,
+    /// System items that match a gold item.
     pub correct: u64,
     /// Aligned words compared (for metrics with an aligned accuracy).
     pub aligned: u64,
@@ -43,6 +46,7 @@ impl Score {
         percent(self.correct, self.aligned)
     }
 
+    /// Adds the counts of `other`.
     pub fn add(&mut self, other: Score) {
         self.gold += other.gold;
         self.system += other.system;
@@ -73,25 +77,42 @@ fn percent(part: u64, whole: u64) -> f64 {
 /// The metrics of the CoNLL 2018 and IWPT 2021 scorers, in their order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Metric {
+    /// Token segmentation.
     Tokens,
+    /// Sentence segmentation.
     Sentences,
+    /// Syntactic-word segmentation (multiword tokens split).
     Words,
+    /// Universal part-of-speech tags.
     Upos,
+    /// Language-specific part-of-speech tags.
     Xpos,
+    /// Universal features.
     UFeats,
+    /// UPOS, XPOS and features all right.
     AllTags,
+    /// Lemmas.
     Lemmas,
+    /// Unlabelled attachment score.
     Uas,
+    /// Labelled attachment score (universal relations).
     Las,
+    /// Content-word LAS.
     Clas,
+    /// Morphology-aware LAS.
     Mlas,
+    /// Bilexical (lemma-aware) LAS.
     Blex,
+    /// Enhanced labelled attachment score.
     Elas,
+    /// Enhanced LAS on universal labels only.
     Eulas,
 }
 
 impl Metric {
+    /// How many metrics there are.
     pub const COUNT: usize = 15;
+    /// Every metric, in the scorers' order.
     pub const ALL: [Metric; Metric::COUNT] = [
         Metric::Tokens,
         Metric::Sentences,
@@ -144,8 +165,9 @@ impl Metric {
 /// The result of comparing a system file with a gold file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
-    /// Gold sentences and words.
+    /// Gold sentences.
     pub sentences: u64,
+    /// Gold words.
     pub words: u64,
     /// Every metric, indexed by [`Metric::index`]; see [`Report::score`].
     scores: [Score; Metric::COUNT],
@@ -171,7 +193,7 @@ impl Report {
     }
 
     /// The counts of each unit, for resampling (empty unless asked for).
-    pub fn units(&self) -> &[Unit] {
+    pub(crate) fn units(&self) -> &[Unit] {
         &self.units
     }
 

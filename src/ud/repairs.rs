@@ -50,6 +50,7 @@ impl Repairs {
         self.counts.iter().map(|(_, n)| n).sum()
     }
 
+    /// Whether nothing was repaired.
     pub fn is_empty(&self) -> bool {
         self.total() == 0
     }
@@ -66,6 +67,7 @@ impl Repairs {
         kinds
     }
 
+    /// Forgets every count.
     pub fn clear(&mut self) {
         self.counts.clear();
     }

@@ -4,20 +4,20 @@
 //! streamed one sentence at a time; every error carries the input line of the offending token.
 //!
 //! What is checked:
-//! - the basic layer and the DEPS syntax, through [`Sentence::parse`] (its error becomes a
+//! - the basic layer and the DEPS syntax, as the CoNLL-U reader parses them (its error becomes a
 //!   diagnostic and validation goes on with the next sentence), and the blank line that must end
 //!   the file;
-//! - per sentence with an enhanced graph ([`validate_sentence`]): every node has DEPS; DEPS sorted
+//! - per sentence with an enhanced graph: every node has DEPS; DEPS sorted
 //!   by head then label, without repeated edges; no self-loop; a `0:root` edge exists, edges from 0
 //!   are `root` and `root` edges come from 0; labels have UD's enhanced shape with a known
 //!   universal relation; every node is reachable from 0; empty nodes have `_` HEAD and DEPREL;
-//! - per file ([`Validator`]): either every sentence has an enhanced graph or none has (a file
+//! - per file: either every sentence has an enhanced graph or none has (a file
 //!   whose DEPS are all `_` is a valid basic-only file), and, as `validate.py` does at level 3,
 //!   no `orphan` edge in a file that resolves gapping with empty nodes.
 
 mod checks;
 
-pub use checks::{has_enhanced_graph, validate_sentence};
+use checks::{has_enhanced_graph, validate_sentence};
 
 use crate::conllu::{input, BlockReader, ParseError, RawBlock, Sentence};
 use std::fmt;
@@ -30,7 +30,9 @@ pub const MAX_DIAGNOSTICS: usize = 1000;
 /// One error: the 1-based input line it is about, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// The input line (from 1) the error is about, usually the offending token's.
     pub line: usize,
+    /// What is wrong, in one line.
     pub message: String,
 }
 
@@ -54,6 +56,7 @@ pub struct Report {
 }
 
 impl Report {
+    /// Whether no error was found.
     pub fn is_valid(&self) -> bool {
         self.total_errors == 0
     }
@@ -77,7 +80,7 @@ impl Report {
 /// It holds the file-level state that single sentences cannot decide: whether the file has an
 /// enhanced layer, and whether it has both empty nodes and `orphan` edges.
 #[derive(Debug)]
-pub struct Validator {
+pub(crate) struct Validator {
     report: Report,
     /// Line of the first sentence with an enhanced graph, and of the first without one.
     first_enhanced: Option<usize>,
@@ -227,8 +230,31 @@ pub fn validate_reader(name: &str, input: impl BufRead) -> io::Result<Report> {
     Ok(validator.finish())
 }
 
-/// Validates a file, `-` for stdin, gzip-compressed or not (see [`crate::conllu::input`]);
+/// Validates a file, `-` for stdin, gzip-compressed or not (recognised by its first bytes);
 /// its path (or `<stdin>`) is the name in the report.
 pub fn validate_file(path: &Path) -> io::Result<Report> {
     validate_reader(&input::display_name(path), input::open(path)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Moved from tests/validate.rs: `validate_sentence` is crate-private.
+    #[test]
+    fn validate_sentence_works_on_a_parsed_sentence() {
+        let word = |id: &str, head: &str, deprel: &str, deps: &str| format!("{id}\tw{id}\t_\tX\t_\t_\t{head}\t{deprel}\t{deps}\t_\n");
+        let text = format!(
+            "# text = a b c\n{}{}{}\n",
+            word("1", "2", "nsubj", "2:nsubj"),
+            word("2", "0", "root", "0:root"),
+            word("3", "2", "obj", "2:obj|3:dep")
+        );
+        let block = RawBlock { bytes: text.into_bytes(), first_line: 10, starts_input: false };
+        let sentence = Sentence::parse(block).unwrap();
+        let mut out = Vec::new();
+        validate_sentence(&sentence, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].line, 13);
+    }
 }
