@@ -9,8 +9,8 @@ use super::lemmas::LemmaTests;
 use petgraph::stable_graph::NodeIndex;
 use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SUBTYPED};
 use crate::rules::ast::{
-    CheckedPattern, CheckedRule, CheckedValueTest, Field, FieldTest, Layer, LabelTest, NodeTest, Operand, OrderTest,
-    VarId,
+    CheckedPattern, CheckedRule, CheckedValueTest, Depth, Field, FieldTest, Layer, LabelTest, NodeTest, Operand,
+    OrderTest, VarId,
 };
 
 /// One step of a search plan: it binds new variables (or checks an edge between bound ones)
@@ -195,6 +195,8 @@ pub struct EdgeInfo {
     pub var: Option<usize>,
     pub basic: bool,
     pub filter: RelationFilter,
+    /// A descent (`->+`): [`super::descent`] walks it.
+    pub depth: Option<Depth>,
 }
 
 /// Groups of universal relations of which the sentence's basic tree must contain at least one
@@ -408,7 +410,9 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             .filter(|&e| !used[e] && ready(e, &edge_vars_bound))
             .filter_map(|e| {
                 let edge = &pattern.edges[e];
-                let cost = match (bound[edge.from], bound[edge.to]) {
+                // A descent walks a path, not one edge: down from a word it costs a subtree.
+                let walk = if edge.depth.is_some() { 15 } else { 0 };
+                let cost = walk + match (bound[edge.from], bound[edge.to]) {
                     (true, true) if edge.layer == Layer::Basic => 0,
                     (true, true) => 48,  // after a child step with a specific label (40 + 1 + node)
                     (false, true) if edge.layer == Layer::Basic => 10 + label_cost(&edge.label),
@@ -468,7 +472,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             }
         }
         between.push(match step {
-            Step::FollowOut { edge } if pattern.edges[edge].layer == Layer::Basic => {
+            Step::FollowOut { edge } if pattern.edges[edge].layer == Layer::Basic && pattern.edges[edge].depth.is_none() => {
                 let x = pattern.edges[edge].to;
                 let bound_before = |o: &OrderTest, want_left: bool| match *o {
                     OrderTest::Before { left: Operand::Node(l), right: Operand::Node(r), immediately: false } => {
@@ -493,6 +497,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             var: e.var,
             basic: e.layer == Layer::Basic,
             filter: RelationFilter::of(&e.label),
+            depth: e.depth,
         })
         .collect();
     let filtered_steps = filters
@@ -536,11 +541,11 @@ fn nearest_steps(plan: &Plan, withouts: &[CheckedPattern]) -> Vec<Option<Nearest
             Step::Connect { .. } => true,
             Step::FollowOut { edge } => {
                 let e = &plan.pattern.edges[edge];
-                e.layer == Layer::Basic && !e.negated && e.from != test.from
+                e.layer == Layer::Basic && !e.negated && e.depth.is_none() && e.from != test.from
             }
             _ => false,
         });
-        if test.layer != Layer::Basic || test.negated || !later_bind_no_child {
+        if test.layer != Layer::Basic || test.negated || test.depth.is_some() || !later_bind_no_child {
             return None;
         }
         let x = test.to;
@@ -618,7 +623,7 @@ fn order_vars(order: &OrderTest) -> Vec<VarId> {
     };
     match order {
         OrderTest::Before { left, right, .. } => vec![var(left), var(right)],
-        OrderTest::Distinct(a, b) => vec![*a, *b],
+        OrderTest::Distinct(a, b) | OrderTest::Agree { left: a, right: b, .. } => vec![*a, *b],
     }
 }
 
@@ -704,6 +709,9 @@ fn seed_basic(pattern: &CheckedPattern, from: VarId, to: VarId) -> Vec<SeedBasic
         .filter_map(|e| {
             let filter = RelationFilter::of(&e.label);
             match (end(e.from), end(e.to)) {
+                // A descent's two ends need not be head and dependent (its first edge leaves
+                // `from`, its last enters `to`: the single-end cases below hold for it too).
+                (Some(_), Some(_)) if e.depth.is_some() => None,
                 (Some(SeedEnd::Head), Some(SeedEnd::Dependent)) => Some(SeedBasic::SameEdge(filter)),
                 (Some(_), Some(_)) => None,
                 (Some(at), None) => Some(SeedBasic::Child(at, filter.allowed())),
