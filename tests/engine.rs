@@ -454,11 +454,15 @@ fn descent_reaches_words_within_its_depth_and_stops_at_excluded_relations() {
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         language_v2(&refs).last().unwrap().clone()
     };
+    // `1:ref`: walked down from the verb; `1:dep:below`: up from the pronoun (bound first).
     for depth in 1..=4 {
-        assert!(deps_of_pronoun(depth, "nmod").contains("1:ref"), "depth {depth}");
-        assert!(!deps_of_pronoun(depth, "ccomp").contains("1:ref"), "depth {depth}, ccomp");
+        let deps = deps_of_pronoun(depth, "nmod");
+        assert!(deps.contains("1:ref") && deps.contains("1:dep:below"), "depth {depth}: {deps}");
+        let deps = deps_of_pronoun(depth, "ccomp");
+        assert!(!deps.contains("1:ref") && !deps.contains("1:dep:below"), "depth {depth}, ccomp: {deps}");
     }
-    assert!(!deps_of_pronoun(5, "nmod").contains("1:ref"), "depth 5");
+    let deps = deps_of_pronoun(5, "nmod");
+    assert!(!deps.contains("1:ref") && !deps.contains("1:dep:below"), "depth 5: {deps}");
 }
 
 /// `E = empty after N` writes an empty node with every column `_` and no CopyOf, and the
