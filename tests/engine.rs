@@ -487,3 +487,30 @@ fn language_v2_rule_examples_pass() {
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("4 passed, 0 failed"), "{stdout}");
 }
+
+/// The `lv` profile's blank predicates (rules/blank/blank.rules) end to end: the empty node
+/// takes the root, the nominal and the orphans get their relations in the clause by form, a
+/// verbal conjunct of the nominal is coordinated with the clause.
+#[test]
+fn lv_clauses_without_a_predicate_get_a_blank_empty_node() {
+    let input = "1\tViņai\tviņa\tPRON\t_\tCase=Dat\t3\tobl\t_\t_\n\
+                 2\trokas\troka\tNOUN\t_\tCase=Gen\t3\tnmod\t_\t_\n\
+                 3\tsomiņa\tsomiņa\tNOUN\t_\tCase=Nom\t0\troot\t_\t_\n\
+                 4\ttikai\ttikai\tADV\t_\t_\t3\torphan\t_\t_\n\
+                 5\taiz\taiz\tADP\t_\t_\t6\tcase\t_\t_\n\
+                 6\tkrēsla\tkrēsls\tNOUN\t_\tCase=Gen\t3\torphan\t_\t_\n\
+                 7\tnenāk\tnākt\tVERB\t_\t_\t3\tconj\t_\t_\n\
+                 8\t.\t.\tPUNCT\t_\t_\t3\tpunct\t_\t_\n\n";
+    let out = run(&["enhance", "--lang", "lv"], input.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let deps: Vec<String> = stdout.lines().filter(|l| !l.is_empty()).map(|l| {
+        let c: Vec<&str> = l.split('\t').collect();
+        format!("{} {}", c[0], c[8])
+    }).collect();
+    assert_eq!(
+        deps,
+        ["1 3.1:obl:dat", "2 3:nmod:gen", "3 3.1:nsubj", "3.1 0:root", "4 3.1:advmod", "5 6:case", "6 3.1:obl:aiz", "7 3.1:conj", "8 3.1:punct"],
+        "{stdout}"
+    );
+}
