@@ -29,6 +29,9 @@ pub enum Step {
     FollowIn { edge: usize },
     /// Both ends bound: each matching edge between them (binds the edge variable, if any).
     Connect { edge: usize },
+    /// A descent (`-[..]->+`), whichever of its ends are bound ([`super::descent`]): a step of
+    /// its own, so that the other steps pay nothing for it.
+    Descend { edge: usize, depth: Depth },
 }
 
 /// Tests that can run once the variables bound up to some step are known.
@@ -195,8 +198,6 @@ pub struct EdgeInfo {
     pub var: Option<usize>,
     pub basic: bool,
     pub filter: RelationFilter,
-    /// A descent (`->+`): [`super::descent`] walks it.
-    pub depth: Option<Depth>,
 }
 
 /// Groups of universal relations of which the sentence's basic tree must contain at least one
@@ -458,9 +459,22 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
                 },
             }
         };
+        let step = match step {
+            Step::ScanEdges { edge, .. } | Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
+                match pattern.edges[edge].depth {
+                    Some(depth) => Step::Descend { edge, depth },
+                    None => step,
+                }
+            }
+            other => other,
+        };
         match step {
             Step::ScanNodes { var } => bound[var] = true,
-            Step::ScanEdges { edge: e, .. } | Step::FollowIn { edge: e } | Step::FollowOut { edge: e } | Step::Connect { edge: e } => {
+            Step::ScanEdges { edge: e, .. }
+            | Step::FollowIn { edge: e }
+            | Step::FollowOut { edge: e }
+            | Step::Connect { edge: e }
+            | Step::Descend { edge: e, .. } => {
                 used[e] = true;
                 if let Some(v) = pattern.edges[e].var {
                     if let Some(slot) = edge_vars_bound.get_mut(v) {
@@ -472,7 +486,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             }
         }
         between.push(match step {
-            Step::FollowOut { edge } if pattern.edges[edge].layer == Layer::Basic && pattern.edges[edge].depth.is_none() => {
+            Step::FollowOut { edge } if pattern.edges[edge].layer == Layer::Basic => {
                 let x = pattern.edges[edge].to;
                 let bound_before = |o: &OrderTest, want_left: bool| match *o {
                     OrderTest::Before { left: Operand::Node(l), right: Operand::Node(r), immediately: false } => {
@@ -497,7 +511,6 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             var: e.var,
             basic: e.layer == Layer::Basic,
             filter: RelationFilter::of(&e.label),
-            depth: e.depth,
         })
         .collect();
     let filtered_steps = filters
@@ -541,11 +554,11 @@ fn nearest_steps(plan: &Plan, withouts: &[CheckedPattern]) -> Vec<Option<Nearest
             Step::Connect { .. } => true,
             Step::FollowOut { edge } => {
                 let e = &plan.pattern.edges[edge];
-                e.layer == Layer::Basic && !e.negated && e.depth.is_none() && e.from != test.from
+                e.layer == Layer::Basic && !e.negated && e.from != test.from
             }
             _ => false,
         });
-        if test.layer != Layer::Basic || test.negated || test.depth.is_some() || !later_bind_no_child {
+        if test.layer != Layer::Basic || test.negated || !later_bind_no_child {
             return None;
         }
         let x = test.to;

@@ -152,12 +152,6 @@ impl Search<'_, '_> {
             }
             return (self.found)(self.binding);
         };
-        // A descent, whichever ends are bound.
-        if let Step::ScanEdges { edge, .. } | Step::FollowOut { edge } | Step::FollowIn { edge } | Step::Connect { edge } = *current {
-            if let Some(depth) = plan.edge_info[edge].depth {
-                return self.descend(index, edge, depth);
-            }
-        }
         match *current {
             Step::ScanNodes { var } => {
                 for node in graph.nodes() {
@@ -237,6 +231,7 @@ impl Search<'_, '_> {
                     .filter(|&&d| info.filter.admits(graph.basic_code(d)))
                     .all(|&d| self.try_edge(index, edge, basic_edge(graph, d)))
             }
+            Step::Descend { edge, depth } => self.descend(index, edge, depth),
             Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
                 let info = plan.edge_info[edge];
                 let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
