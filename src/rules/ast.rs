@@ -21,6 +21,10 @@
 //! * A `without` block fails the match when it can be matched (extending the current binding);
 //!   each block is independent.
 //! * Regexes (node values and labels) are *searched* (unanchored): write `^...$` to anchor.
+//! * `A -[l]->{m,n} B` (a descent) holds when B lies m to n basic edges below A on a path whose
+//!   every edge passes `l`.
+//! * `A.F == B.G` holds when both features are present and their value sets (`Acc,Nom`) share
+//!   a value ([`values_agree`]); `!=` is its negation.
 
 use super::text_regex::TextRegex;
 use rustc_hash::FxHashSet;
