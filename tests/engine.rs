@@ -436,8 +436,12 @@ fn agreement_compares_value_sets_and_fails_on_a_missing_feature() {
     assert_eq!(case("Case=Nom", "Case=Gen,Nom"), "1 2:amod|2:amod:agree");
     assert_eq!(case("Case=Acc", "Case=Nom"), "1 2:amod|2:amod:disagree");
     assert_eq!(case("Case=Acc,Gen", "Case=Dat,Nom"), "1 2:amod|2:amod:disagree");
-    assert_eq!(case("Number=Sing", "Case=Nom"), "1 2:amod|2:amod:disagree");
+    assert_eq!(case("Number=Sing", "Case=Nom"), "1 2:amod|2:amod:clash|2:amod:disagree");
     assert_eq!(case("_", "_"), "1 2:amod|2:amod:disagree");
+    // In a `without` block (number_clash): only a Number the head does not share.
+    assert_eq!(case("Case=Nom|Number=Plur", "Case=Nom|Number=Sing"), "1 2:amod|2:amod:agree|2:amod:clash");
+    assert_eq!(case("Case=Nom|Number=Plur,Sing", "Case=Nom|Number=Sing"), "1 2:amod|2:amod:agree");
+    assert_eq!(case("Case=Nom|Number=Sing", "Case=Nom"), "1 2:amod|2:amod:agree|2:amod:clash");
 }
 
 /// A descent reaches words 1 to 4 edges below the clause's verb through the edges it allows,
