@@ -407,3 +407,114 @@ fn profiles_enhance_a_sentence_without_lemmas_as_with_them() {
         assert_eq!(without, with, "{lang} without lemmas");
     }
 }
+
+/// Enhances CoNLL-U `lines` (one sentence) with the `language_v2` test profile; the DEPS of
+/// each line, empty nodes included, as `ID DEPS`.
+fn language_v2(lines: &[&str]) -> Vec<String> {
+    let input = format!("{}\n\n", lines.join("\n"));
+    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "language_v2"], input.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout).lines().filter(|l| !l.is_empty()).map(|l| {
+        let c: Vec<&str> = l.split('\t').collect();
+        format!("{} {}", c[0], c[8])
+    }).collect()
+}
+
+/// `M.Case == H.Case` holds when both have the feature and their value sets share a value;
+/// `!=` is its negation (so it holds when either lacks the feature).
+#[test]
+fn agreement_compares_value_sets_and_fails_on_a_missing_feature() {
+    let case = |modifier: &str, head: &str| {
+        let deps = language_v2(&[
+            &format!("1\tbig\tbig\tADJ\t_\t{modifier}\t2\tamod\t_\t_"),
+            &format!("2\thouse\thouse\tNOUN\t_\t{head}\t0\troot\t_\t_"),
+        ]);
+        deps[0].clone()
+    };
+    assert_eq!(case("Case=Nom", "Case=Nom"), "1 2:amod|2:amod:agree");
+    assert_eq!(case("Case=Acc,Nom", "Case=Nom"), "1 2:amod|2:amod:agree");
+    assert_eq!(case("Case=Nom", "Case=Gen,Nom"), "1 2:amod|2:amod:agree");
+    assert_eq!(case("Case=Acc", "Case=Nom"), "1 2:amod|2:amod:disagree");
+    assert_eq!(case("Case=Acc,Gen", "Case=Dat,Nom"), "1 2:amod|2:amod:disagree");
+    assert_eq!(case("Number=Sing", "Case=Nom"), "1 2:amod|2:amod:clash|2:amod:disagree");
+    assert_eq!(case("_", "_"), "1 2:amod|2:amod:disagree");
+    // In a `without` block (number_clash): only a Number the head does not share.
+    assert_eq!(case("Case=Nom|Number=Plur", "Case=Nom|Number=Sing"), "1 2:amod|2:amod:agree|2:amod:clash");
+    assert_eq!(case("Case=Nom|Number=Plur,Sing", "Case=Nom|Number=Sing"), "1 2:amod|2:amod:agree");
+    assert_eq!(case("Case=Nom|Number=Sing", "Case=Nom"), "1 2:amod|2:amod:agree|2:amod:clash");
+}
+
+/// A descent reaches words 1 to 4 edges below the clause's verb through the edges it allows,
+/// and stops at a clause boundary (`ccomp`) and below the depth bound.
+#[test]
+fn descent_reaches_words_within_its_depth_and_stops_at_excluded_relations() {
+    // A chain of `obl` below the relative clause's verb, a relative pronoun at depth `depth`.
+    let deps_of_pronoun = |depth: usize, last: &str| {
+        let mut lines = vec!["1\tman\tman\tNOUN\t_\t_\t0\troot\t_\t_".to_string(), "2\twent\tgo\tVERB\t_\t_\t1\tacl:relcl\t_\t_".to_string()];
+        for d in 1..depth {
+            lines.push(format!("{}\tx\tx\tNOUN\t_\t_\t{}\tobl\t_\t_", d + 2, d + 1));
+        }
+        lines.push(format!("{}\twhich\twhich\tPRON\t_\tPronType=Rel\t{}\t{last}\t_\t_", depth + 2, depth + 1));
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        language_v2(&refs).last().unwrap().clone()
+    };
+    // `1:ref`: walked down from the verb; `1:dep:below`: up from the pronoun (bound first).
+    for depth in 1..=4 {
+        let deps = deps_of_pronoun(depth, "nmod");
+        assert!(deps.contains("1:ref") && deps.contains("1:dep:below"), "depth {depth}: {deps}");
+        let deps = deps_of_pronoun(depth, "ccomp");
+        assert!(!deps.contains("1:ref") && !deps.contains("1:dep:below"), "depth {depth}, ccomp: {deps}");
+    }
+    let deps = deps_of_pronoun(5, "nmod");
+    assert!(!deps.contains("1:ref") && !deps.contains("1:dep:below"), "depth 5: {deps}");
+}
+
+/// `E = empty after N` writes an empty node with every column `_` and no CopyOf, and the
+/// output validates.
+#[test]
+fn a_blank_empty_node_has_every_column_blank_and_validates() {
+    let input = "1\tTu\ttu\tPRON\t_\t_\t0\troot\t_\t_\n2\tprom\tprom\tADV\t_\t_\t1\torphan\t_\t_\n3\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n";
+    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "language_v2"], input.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\n1.1\t_\t_\t_\t_\t_\t_\t_\t0:root\t_\n"), "{stdout}");
+    assert!(stdout.starts_with("1\tTu\ttu\tPRON\t_\t_\t0\troot\t1.1:nsubj\t_\n"), "{stdout}");
+    let validated = run(&["validate", "-"], stdout.as_bytes());
+    assert!(validated.status.success(), "{}", text(&validated.stdout));
+}
+
+/// The rule examples of the language-v2 test rules run under `eudify test --rules`.
+#[test]
+fn language_v2_rule_examples_pass() {
+    let out = run(&["test", "--rules", ENGINE_RULES], b"");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("4 passed, 0 failed"), "{stdout}");
+}
+
+/// The `lv` profile's blank predicates (rules/blank/blank.rules) end to end: the empty node
+/// takes the root, the nominal and the orphans get their relations in the clause by form, a
+/// verbal conjunct of the nominal is coordinated with the clause.
+#[test]
+fn lv_clauses_without_a_predicate_get_a_blank_empty_node() {
+    let input = "1\tViņai\tviņa\tPRON\t_\tCase=Dat\t3\tobl\t_\t_\n\
+                 2\trokas\troka\tNOUN\t_\tCase=Gen\t3\tnmod\t_\t_\n\
+                 3\tsomiņa\tsomiņa\tNOUN\t_\tCase=Nom\t0\troot\t_\t_\n\
+                 4\ttikai\ttikai\tADV\t_\t_\t3\torphan\t_\t_\n\
+                 5\taiz\taiz\tADP\t_\t_\t6\tcase\t_\t_\n\
+                 6\tkrēsla\tkrēsls\tNOUN\t_\tCase=Gen\t3\torphan\t_\t_\n\
+                 7\tnenāk\tnākt\tVERB\t_\t_\t3\tconj\t_\t_\n\
+                 8\t.\t.\tPUNCT\t_\t_\t3\tpunct\t_\t_\n\n";
+    let out = run(&["enhance", "--lang", "lv"], input.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let deps: Vec<String> = stdout.lines().filter(|l| !l.is_empty()).map(|l| {
+        let c: Vec<&str> = l.split('\t').collect();
+        format!("{} {}", c[0], c[8])
+    }).collect();
+    assert_eq!(
+        deps,
+        ["1 3.1:obl:dat", "2 3:nmod:gen", "3 3.1:nsubj", "3.1 0:root", "4 3.1:advmod", "5 6:case", "6 3.1:obl:aiz", "7 3.1:conj", "8 3.1:punct"],
+        "{stdout}"
+    );
+}

@@ -294,6 +294,29 @@ fn relative_clauses(n: usize, nested: bool) -> String {
     s
 }
 
+/// A relative clause whose verb has `n` obliques, each with a relative pronoun inside (what
+/// `relative_pronoun_nested`'s descent walks), or a nominal root with `n` orphans (what the
+/// blank-predicate rules resolve).
+fn wide_clause(n: usize, orphans: bool) -> String {
+    let mut s = String::from("# sent_id = wide\n");
+    if orphans {
+        word(&mut s, 1, "man", "NOUN", "Case=Nom", 0, "root");
+        for k in 0..n {
+            word(&mut s, 2 + k, "there", "ADV", "_", 1, "orphan");
+        }
+    } else {
+        word(&mut s, 1, "man", "NOUN", "_", 0, "root");
+        word(&mut s, 2, "ran", "VERB", "_", 1, "acl:relcl");
+        for k in 0..n {
+            let id = 3 + 2 * k;
+            word(&mut s, id, "whose", "PRON", "PronType=Rel", id + 1, "nmod:poss");
+            word(&mut s, id + 1, "house", "NOUN", "_", 2, "obl");
+        }
+    }
+    s.push('\n');
+    s
+}
+
 /// Sentences of 16,000 words (or items) of each shape, through every shipped profile: the
 /// output is valid, the sentence is kept with every column but DEPS, and only the flat
 /// sentence (whose coordination shares every later dependent with every conjunct: a quadratic
@@ -320,6 +343,8 @@ fn big_sentences_of_every_shape_under_every_profile() {
         ("relative clauses", relative_clauses(N, false), false),
         ("nested relative clauses", relative_clauses(N / 3, true), false),
         ("gapped clauses", gapped_clauses(N / 4), false),
+        ("relative pronouns below a wide clause", wide_clause(N / 2, false), false),
+        ("orphans of a nominal root", wide_clause(N, true), false),
         ("flat", flat_sentence, true),
     ];
     let source = RuleSource::embedded();

@@ -9,8 +9,8 @@ use super::lemmas::LemmaTests;
 use petgraph::stable_graph::NodeIndex;
 use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SUBTYPED};
 use crate::rules::ast::{
-    CheckedPattern, CheckedRule, CheckedValueTest, Field, FieldTest, Layer, LabelTest, NodeTest, Operand, OrderTest,
-    VarId,
+    CheckedPattern, CheckedRule, CheckedValueTest, Depth, Field, FieldTest, Layer, LabelTest, NodeTest, Operand,
+    OrderTest, VarId,
 };
 
 /// One step of a search plan: it binds new variables (or checks an edge between bound ones)
@@ -29,6 +29,9 @@ pub enum Step {
     FollowIn { edge: usize },
     /// Both ends bound: each matching edge between them (binds the edge variable, if any).
     Connect { edge: usize },
+    /// A descent (`-[..]->+`), whichever of its ends are bound ([`super::descent`]): a step of
+    /// its own, so that the other steps pay nothing for it.
+    Descend { edge: usize, depth: Depth },
 }
 
 /// Tests that can run once the variables bound up to some step are known.
@@ -408,7 +411,9 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             .filter(|&e| !used[e] && ready(e, &edge_vars_bound))
             .filter_map(|e| {
                 let edge = &pattern.edges[e];
-                let cost = match (bound[edge.from], bound[edge.to]) {
+                // A descent walks a path, not one edge: down from a word it costs a subtree.
+                let walk = if edge.depth.is_some() { 15 } else { 0 };
+                let cost = walk + match (bound[edge.from], bound[edge.to]) {
                     (true, true) if edge.layer == Layer::Basic => 0,
                     (true, true) => 48,  // after a child step with a specific label (40 + 1 + node)
                     (false, true) if edge.layer == Layer::Basic => 10 + label_cost(&edge.label),
@@ -454,9 +459,22 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
                 },
             }
         };
+        let step = match step {
+            Step::ScanEdges { edge, .. } | Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
+                match pattern.edges[edge].depth {
+                    Some(depth) => Step::Descend { edge, depth },
+                    None => step,
+                }
+            }
+            other => other,
+        };
         match step {
             Step::ScanNodes { var } => bound[var] = true,
-            Step::ScanEdges { edge: e, .. } | Step::FollowIn { edge: e } | Step::FollowOut { edge: e } | Step::Connect { edge: e } => {
+            Step::ScanEdges { edge: e, .. }
+            | Step::FollowIn { edge: e }
+            | Step::FollowOut { edge: e }
+            | Step::Connect { edge: e }
+            | Step::Descend { edge: e, .. } => {
                 used[e] = true;
                 if let Some(v) = pattern.edges[e].var {
                     if let Some(slot) = edge_vars_bound.get_mut(v) {
@@ -618,7 +636,7 @@ fn order_vars(order: &OrderTest) -> Vec<VarId> {
     };
     match order {
         OrderTest::Before { left, right, .. } => vec![var(left), var(right)],
-        OrderTest::Distinct(a, b) => vec![*a, *b],
+        OrderTest::Distinct(a, b) | OrderTest::Agree { left: a, right: b, .. } => vec![*a, *b],
     }
 }
 
@@ -704,6 +722,9 @@ fn seed_basic(pattern: &CheckedPattern, from: VarId, to: VarId) -> Vec<SeedBasic
         .filter_map(|e| {
             let filter = RelationFilter::of(&e.label);
             match (end(e.from), end(e.to)) {
+                // A descent's two ends need not be head and dependent (its first edge leaves
+                // `from`, its last enters `to`: the single-end cases below hold for it too).
+                (Some(_), Some(_)) if e.depth.is_some() => None,
                 (Some(SeedEnd::Head), Some(SeedEnd::Dependent)) => Some(SeedBasic::SameEdge(filter)),
                 (Some(_), Some(_)) => None,
                 (Some(at), None) => Some(SeedBasic::Child(at, filter.allowed())),

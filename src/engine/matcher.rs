@@ -9,7 +9,7 @@ use super::compile::{FieldCheck, Plan, RelationFilter, Step};
 use super::lemmas::Lemmas;
 use crate::graph::{feature_value, Label, SentenceGraph};
 use crate::conllu::sentence::{FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
-use crate::rules::ast::{Field, FieldTest, Layer, OrderTest, Operand};
+use crate::rules::ast::{values_agree, Field, FieldTest, Layer, OrderTest, Operand};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 
@@ -231,6 +231,7 @@ impl Search<'_, '_> {
                     .filter(|&&d| info.filter.admits(graph.basic_code(d)))
                     .all(|&d| self.try_edge(index, edge, basic_edge(graph, d)))
             }
+            Step::Descend { edge, depth } => self.descend(index, edge, depth),
             Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
                 let info = plan.edge_info[edge];
                 let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
@@ -238,6 +239,33 @@ impl Search<'_, '_> {
                 each_edge(graph, layer, from, to, info.filter, &mut |candidate| self.try_edge(index, edge, candidate))
             }
         }
+    }
+
+    /// Runs step `index`, a descent along pattern edge `edge` ([`super::descent`]).
+    fn descend(&mut self, index: usize, edge: usize, depth: crate::rules::ast::Depth) -> bool {
+        let (graph, plan) = (self.graph, self.plan);
+        let info = plan.edge_info[edge];
+        let (from, to) = (self.binding.nodes[info.from], self.binding.nodes[info.to]);
+        let label = &plan.pattern.edges[edge].label;
+        // The pairs first, then the search from each: the walk reads the binding the search
+        // changes. (Bounded: a subtree's words, or `max` heads per word.)
+        let mut pairs: smallvec::SmallVec<[(NodeIndex, NodeIndex); 16]> = smallvec::SmallVec::new();
+        {
+            let binding = &*self.binding;
+            let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
+            let passes = |d: u32| {
+                let code = graph.basic_code(d);
+                info.filter.admits(code) && (info.filter.is_sure(code) || label.matches(edge_label(graph, EdgeRefId::Basic(d)), &labels))
+            };
+            super::descent::each_pair(graph, &info, depth, from, to, &passes, &mut |h, d| {
+                pairs.push((h, d));
+                true
+            });
+        }
+        pairs.into_iter().all(|(h, d)| {
+            let Some(word) = graph.word_of(d) else { return true };
+            self.try_edge(index, edge, (h, d, EdgeRefId::Basic(word), graph.basic_code(word), None))
+        })
     }
 
     /// Tries one candidate edge for pattern edge `edge` at step `index` (its relation already
@@ -429,6 +457,10 @@ fn extent(graph: &SentenceGraph, operand: &Operand, binding: &Binding) -> ((u32,
 fn order_test(graph: &SentenceGraph, test: &OrderTest, binding: &Binding) -> bool {
     match test {
         OrderTest::Distinct(a, b) => binding.nodes[*a] != binding.nodes[*b],
+        OrderTest::Agree { left, left_feature, right, right_feature, negated } => {
+            let value = |v: usize, feature: &str| graph.feature(binding.node(v), feature);
+            values_agree(value(*left, left_feature), value(*right, right_feature)) != *negated
+        }
         OrderTest::Before { left, right, immediately } => {
             let (_, left_last) = extent(graph, left, binding);
             let (right_first, _) = extent(graph, right, binding);

@@ -7,6 +7,7 @@
 //! keeps creating new matches is stopped by per-sentence [`Limits`] with the rule's name.
 
 pub mod compile;
+mod descent;
 pub mod examples;
 pub mod lemmas;
 pub mod matcher;

@@ -115,10 +115,11 @@ pub fn apply(
                 }
             }
             CheckedAction::AddEmptyNode { var, copy_of, place, anchor } => {
-                let copy_of = match graph.node(binding.node(*copy_of)) {
-                    Node::Word(n) => n,
-                    Node::Empty { copy_of, .. } => copy_of,
-                    Node::Root => 0,
+                // A blank node (no word to copy) shows `_` in every column: copy_of 0.
+                let copy_of = match copy_of.map(|v| graph.node(binding.node(v))) {
+                    Some(Node::Word(n)) => n,
+                    Some(Node::Empty { copy_of, .. }) => copy_of,
+                    Some(Node::Root) | None => 0,
                 };
                 let after = match (graph.node(binding.node(*anchor)), place) {
                     (Node::Word(n), Place::After) => n,

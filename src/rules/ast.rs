@@ -21,6 +21,10 @@
 //! * A `without` block fails the match when it can be matched (extending the current binding);
 //!   each block is independent.
 //! * Regexes (node values and labels) are *searched* (unanchored): write `^...$` to anchor.
+//! * `A -[l]->{m,n} B` (a descent) holds when B lies m to n basic edges below A on a path whose
+//!   every edge passes `l`.
+//! * `A.F == B.G` holds when both features are present and their value sets (`Acc,Nom`) share
+//!   a value ([`values_agree`]); `!=` is its negation.
 
 use super::text_regex::TextRegex;
 use rustc_hash::FxHashSet;
@@ -190,6 +194,22 @@ pub struct LexiconRef {
     pub span: Span,
 }
 
+/// The bounds of a descent `A -[label]->{min,max} B` as written (`->+` is 1 to
+/// [`Repeat::DEFAULT_MAX`]); the checker bounds them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Repeat {
+    pub min: u32,
+    pub max: u32,
+    pub span: Span,
+}
+
+impl Repeat {
+    /// `->+` descends at most this many edges.
+    pub const DEFAULT_MAX: u32 = 8;
+    /// No descent may go deeper: the cost of one stays a bounded walk per anchor.
+    pub const LIMIT: u32 = 16;
+}
+
 /// Which graph an edge pattern is looked up in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Layer {
@@ -204,6 +224,8 @@ pub enum Layer {
 pub struct EdgePattern {
     /// `e:` — names the matched edge so label templates and `SameLabel` can use its label.
     pub var: Option<Name>,
+    /// `->+`, `->{m,n}`: a descent, a path of `min..=max` edges each passing the label test.
+    pub repeat: Option<Repeat>,
     pub from: Name,
     pub to: Name,
     pub layer: Layer,
@@ -256,8 +278,8 @@ impl LabelPattern {
     }
 }
 
-/// Word order and distinctness: `A << B`, `A < B`, `A >> B`, `A > B`, `A << subtree(B)`,
-/// `A != B`. The parser normalises `>>`/`>` by swapping the operands, so only "before" remains.
+/// Word order, distinctness and agreement: `A << B`, `A < B`, `A >> B`, `A > B`, `A << subtree(B)`,
+/// `A != B`, `A.Case == B.Case`. The parser normalises `>>`/`>` by swapping the operands, so only "before" remains.
 #[derive(Clone, Debug)]
 pub enum OrderConstraint {
     /// `left << right` (`immediately: false`): every word of `left` precedes every word of
@@ -271,6 +293,17 @@ pub enum OrderConstraint {
     },
     /// `A != B`: distinct nodes (already implied by injective matching; accepted as documentation).
     Distinct { a: Name, b: Name, span: Span },
+    /// `A.Case == B.Case` (`negated`: `!=`): agreement of two bound nodes in a feature. Kept
+    /// with the order constraints: like them it tests two bound nodes and connects nothing.
+    Agree { left: AgreeOperand, right: AgreeOperand, negated: bool, span: Span },
+}
+
+/// One side of an agreement: `N.Case`, `N.Number[psor]`.
+#[derive(Clone, Debug)]
+pub struct AgreeOperand {
+    pub var: Name,
+    /// The feature name as written (`Number[psor]`).
+    pub feature: Name,
 }
 
 /// One side of an order constraint.
@@ -398,11 +431,13 @@ pub enum ActionKind {
         new_label: LabelExpr,
     },
     /// `E = empty copy of V after N;` / `before N`: a new empty node copying FORM, LEMMA, UPOS,
-    /// XPOS and FEATS of `copy_of`, placed right after (before) word `anchor`. Binds `var` for the
-    /// actions that follow.
+    /// XPOS and FEATS of `copy_of`, placed right after (before) word `anchor`; `E = empty after
+    /// N;` a blank one (FORM, LEMMA, ... `_`: an elided predicate with no word to copy). Binds
+    /// `var` for the actions that follow.
     AddEmptyNode {
         var: Name,
-        copy_of: Name,
+        /// `None`: `E = empty after N;`, a blank empty node (every column `_`).
+        copy_of: Option<Name>,
         place: Place,
         anchor: Name,
     },
@@ -636,12 +671,22 @@ impl CheckedValueTest {
 #[derive(Clone, Debug)]
 pub struct EdgeTest {
     pub var: Option<EdgeVarId>,
+    /// A descent: `to` lies `min..=max` basic edges below `from`, every edge on the path
+    /// passing `label` (only for positive basic edges without an edge variable).
+    pub depth: Option<Depth>,
     pub from: VarId,
     pub to: VarId,
     pub layer: Layer,
     pub label: LabelTest,
     pub negated: bool,
     pub span: Span,
+}
+
+/// The checked bounds of a descent: `1 <= min <= max <= Repeat::LIMIT`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Depth {
+    pub min: u8,
+    pub max: u8,
 }
 
 /// A compiled [`LabelPattern`].
@@ -692,6 +737,18 @@ pub enum OrderTest {
         immediately: bool,
     },
     Distinct(VarId, VarId),
+    /// `A.F == B.G` (`negated`: `!=`); see [`values_agree`].
+    Agree { left: VarId, left_feature: String, right: VarId, right_feature: String, negated: bool },
+}
+
+/// Whether two feature values agree: both present and sharing a value, a multi-value
+/// (`Case=Acc,Nom`, a syncretic form) agreeing with each of its values. `None` is an absent
+/// feature, which agrees with nothing (so `!=` holds on it, as every negated test does).
+pub fn values_agree(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a == b || a.split(',').any(|x| b.split(',').any(|y| x == y)),
+        _ => false,
+    }
 }
 
 /// A compiled [`OrderOperand`].
@@ -722,7 +779,8 @@ pub enum CheckedAction {
     },
     AddEmptyNode {
         var: VarId,
-        copy_of: VarId,
+        /// `None`: a blank empty node.
+        copy_of: Option<VarId>,
         place: Place,
         anchor: VarId,
     },

@@ -431,6 +431,10 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                     mentions.push(a);
                     mentions.push(b);
                 }
+                OrderConstraint::Agree { left, right, .. } => {
+                    mentions.push(&left.var);
+                    mentions.push(&right.var);
+                }
             }
         }
         mentions.sort_by_key(|n| n.span.start);
@@ -478,9 +482,11 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                 .as_ref()
                 .and_then(|v| self.edge_index.get(&v.text).copied())
                 .filter(|_| origin == VarOrigin::Match);
+            let depth = edge.repeat.and_then(|r| self.depth(edge, r));
             if let Some(label) = label {
                 checked.edges.push(EdgeTest {
                     var,
+                    depth,
                     from: scope[&edge.from.text],
                     to: scope[&edge.to.text],
                     layer: edge.layer,
@@ -531,9 +537,55 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                         .order
                         .push(OrderTest::Distinct(scope[&a.text], scope[&b.text]));
                 }
+                OrderConstraint::Agree { left, right, negated, span } => {
+                    let known_left = self.known_feature(&left.feature.text, left.feature.span);
+                    let known_right = self.known_feature(&right.feature.text, right.feature.span);
+                    if left.var.text == right.var.text {
+                        self.error(
+                            *span,
+                            format!("this compares `{}` with itself: agreement is between two nodes", left.var.text),
+                        );
+                    } else if known_left && known_right {
+                        checked.order.push(OrderTest::Agree {
+                            left: scope[&left.var.text],
+                            left_feature: left.feature.text.clone(),
+                            right: scope[&right.var.text],
+                            right_feature: right.feature.text.clone(),
+                            negated: *negated,
+                        });
+                    }
+                }
             }
         }
         (checked, scope)
+    }
+
+    /// Checks a descent's bounds and where it may stand: on a positive, unnamed basic edge
+    /// (the enhanced graph may have cycles; a path binds no single edge).
+    fn depth(&mut self, edge: &EdgePattern, repeat: Repeat) -> Option<Depth> {
+        let limit = Repeat::LIMIT;
+        let problem = if edge.layer == Layer::Enhanced {
+            Some("a descent follows basic edges only: write `-[..]->+`, not `=[..]=>+`".to_string())
+        } else if edge.negated {
+            Some("a descent cannot be negated: put it in a `without` block".to_string())
+        } else if let Some(var) = &edge.var {
+            Some(format!("a descent is a path, not one edge: it cannot be named (`{}:`)", var.text))
+        } else if repeat.min == 0 {
+            Some("a descent has at least one edge (`{1,n}`): the two ends are distinct nodes".to_string())
+        } else if repeat.min > repeat.max {
+            Some(format!("the least depth {} is above the greatest {}", repeat.min, repeat.max))
+        } else if repeat.max > limit {
+            Some(format!("a descent goes at most {limit} edges deep, not {}", repeat.max))
+        } else {
+            None
+        };
+        match problem {
+            Some(message) => {
+                self.error(repeat.span, message);
+                None
+            }
+            None => Some(Depth { min: repeat.min as u8, max: repeat.max as u8 }),
+        }
     }
 
     fn constraint(&mut self, c: &Constraint) -> Option<FieldTest> {
@@ -723,6 +775,8 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             for b in &edges[i + 1..] {
                 if a.negated
                     || b.negated
+                    || a.depth.is_some()
+                    || b.depth.is_some()
                     || a.layer != Layer::Basic
                     || b.layer != Layer::Basic
                     || a.to != b.to
@@ -780,7 +834,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                     };
                     Some((var(left), var(right)))
                 }
-                OrderTest::Distinct(..) => None,
+                OrderTest::Distinct(..) | OrderTest::Agree { .. } => None,
             })
             .filter(|(a, b)| a != b)
             .collect();
@@ -928,10 +982,8 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                 place,
                 anchor,
             } => {
-                let (c, a) = (
-                    self.action_var(copy_of, scope),
-                    self.action_var(anchor, scope),
-                );
+                let c = copy_of.as_ref().map(|v| self.action_var(v, scope));
+                let a = self.action_var(anchor, scope);
                 if scope.contains_key(&var.text) {
                     self.error(
                         var.span,
@@ -951,7 +1003,10 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                 scope.insert(var.text.clone(), id);
                 Some(CheckedAction::AddEmptyNode {
                     var: id,
-                    copy_of: c?,
+                    copy_of: match c {
+                        Some(c) => Some(c?),
+                        None => None,
+                    },
                     place: *place,
                     anchor: a?,
                 })
@@ -1165,6 +1220,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                     mentions.extend([left.var(), right.var()])
                 }
                 OrderConstraint::Distinct { a, b, .. } => mentions.extend([a, b]),
+                OrderConstraint::Agree { left, right, .. } => mentions.extend([&left.var, &right.var]),
             }
         }
         mentions.sort_by_key(|n| n.span.start);
@@ -1391,7 +1447,9 @@ fn items_text(checker: &RuleChecker<'_, '_>, pattern: &Pattern) -> FxHashSet<Str
     }
     for order in &pattern.order {
         let span = match order {
-            OrderConstraint::Before { span, .. } | OrderConstraint::Distinct { span, .. } => *span,
+            OrderConstraint::Before { span, .. }
+            | OrderConstraint::Distinct { span, .. }
+            | OrderConstraint::Agree { span, .. } => *span,
         };
         items.insert(squash(checker.text(span)));
     }

@@ -257,6 +257,10 @@ fn friendly_name(kind: &R) -> String {
         R::without_block => "`without { ... }`",
         R::do_block => "`do { ... }`",
         R::edge_item | R::order_item | R::node_item => "a node, edge or order constraint",
+        R::agree_item | R::agree_operand => "an agreement such as `N.Case == H.Case`",
+        R::agree_op => "`==` or `!=`",
+        R::repeat => "a descent bound (`+`, `{1,4}`)",
+        R::empty_copy => "`copy of NODE`",
         R::basic_arrow => "`-[label]->`",
         R::close_basic => "`]->`",
         R::close_enhanced => "`]=>`",
@@ -298,7 +302,7 @@ fn friendly_name(kind: &R) -> String {
         | R::kw_delete
         | R::kw_relabel
         | R::transfer_mode => {
-            "an action (add, delete, relabel, copy, move, `E = empty copy of ...`)"
+            "an action (add, delete, relabel, copy, move, `E = empty [copy of ...]`)"
         }
         R::example => "`example { ... } expect { ... }`",
         R::expect_block => "`expect { ... }`",
@@ -327,7 +331,7 @@ fn friendly_name(kind: &R) -> String {
         R::WHITESPACE => "white space",
         R::COMMENT => "a `#` comment",
         R::ident_char => "a letter, digit or `_`",
-        R::action => "an action (add, delete, relabel, copy, move, `E = empty copy of ...`)",
+        R::action => "an action (add, delete, relabel, copy, move, `E = empty [copy of ...]`)",
         R::bare_text | R::quoted_text => "label text",
         R::edge_arrow => "`-[label]->` or `=[label]=>`",
         R::edge_field => "`label`, `univ` or `sub`",
@@ -589,6 +593,11 @@ impl<'s> Builder<'s> {
                         pattern.order.push(order);
                     }
                 }
+                R::agree_item => {
+                    if let Some(agree) = self.agree(item) {
+                        pattern.order.push(agree);
+                    }
+                }
                 _ => {}
             }
         }
@@ -616,16 +625,19 @@ impl<'s> Builder<'s> {
         };
         let mut negated = false;
         let mut label = None;
+        let mut repeat = None;
         for child in arrow.into_inner() {
             match child.as_rule() {
                 R::neg => negated = true,
                 R::label_pattern => label = self.label_pattern(child),
+                R::repeat => repeat = Some(self.repeat(&child)),
                 _ => {}
             }
         }
         let (to, from) = (nodes.pop()?, nodes.pop()?);
         Some(EdgePattern {
             var,
+            repeat,
             from,
             to,
             layer,
@@ -633,6 +645,55 @@ impl<'s> Builder<'s> {
             negated,
             span,
         })
+    }
+
+    /// `+` or `{m}` / `{m,n}` after an arrow (bounds checked by the checker; a number too large
+    /// for `u32` is taken as `u32::MAX`, which the checker rejects).
+    fn repeat(&mut self, pair: &Pair<'_, R>) -> Repeat {
+        let span = self.span(pair);
+        let text = pair.as_str();
+        if text == "+" {
+            return Repeat { min: 1, max: Repeat::DEFAULT_MAX, span };
+        }
+        let inner = text.trim_start_matches('{').trim_end_matches('}');
+        let number = |t: &str| t.parse::<u32>().unwrap_or(u32::MAX);
+        let (min, max) = match inner.split_once(',') {
+            Some((a, b)) => (number(a), number(b)),
+            None => (number(inner), number(inner)),
+        };
+        Repeat { min, max, span }
+    }
+
+    /// `A.Case == B.Case`, `A.Number != B.Number[psor]`.
+    fn agree(&mut self, pair: Pair<'_, R>) -> Option<OrderConstraint> {
+        let span = self.span(&pair);
+        let mut operands = Vec::new();
+        let mut negated = false;
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                R::agree_op => negated = child.as_str() == "!=",
+                R::agree_operand => {
+                    let mut inner = child.into_inner();
+                    let var = self.name(&inner.next().expect("node name"));
+                    let feature = self.name(&inner.next().expect("feature name"));
+                    if !feature.text.starts_with(|c: char| c.is_ascii_uppercase()) || feature.text.contains('_') {
+                        self.error(
+                            feature.span,
+                            format!(
+                                "agreement compares features (`{0}.Case == X.Case`), not `{1}`",
+                                var.text, feature.text
+                            ),
+                        );
+                        return None;
+                    }
+                    operands.push(AgreeOperand { var, feature });
+                }
+                _ => {}
+            }
+        }
+        let right = operands.pop()?;
+        let left = operands.pop()?;
+        Some(OrderConstraint::Agree { left, right, negated, span })
     }
 
     fn order(&mut self, pair: Pair<'_, R>) -> Option<OrderConstraint> {
@@ -1043,16 +1104,21 @@ impl<'s> Builder<'s> {
                 to: name(self, 2),
                 new_label: self.label_expr(children[3].clone()),
             },
-            R::empty_action => ActionKind::AddEmptyNode {
-                var: name(self, 0),
-                copy_of: name(self, 1),
-                place: if children[2].as_str() == "after" {
-                    Place::After
-                } else {
-                    Place::Before
-                },
-                anchor: name(self, 3),
-            },
+            R::empty_action => {
+                // `E = empty [copy of V] after|before N`.
+                let copy_of = children
+                    .iter()
+                    .find(|c| c.as_rule() == R::empty_copy)
+                    .and_then(|c| args(c.clone()).next())
+                    .map(|v| self.name(&v));
+                let place = children.iter().find(|c| c.as_rule() == R::place).expect("a place");
+                ActionKind::AddEmptyNode {
+                    var: name(self, 0),
+                    copy_of,
+                    place: if place.as_str() == "after" { Place::After } else { Place::Before },
+                    anchor: self.name(children.last().expect("an anchor")),
+                }
+            }
             R::transfer_action => ActionKind::TransferEdges {
                 mode: if children[0].as_str() == "copy" {
                     TransferMode::Copy
