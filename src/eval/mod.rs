@@ -14,6 +14,7 @@
 
 mod align;
 pub mod bootstrap;
+pub mod by_rule;
 pub mod collapse;
 pub mod grameval;
 pub mod phenomena;
@@ -86,6 +87,18 @@ pub fn evaluate_readers(
     system: impl BufRead,
     opts: &EvalOptions,
 ) -> Result<Report, EvalError> {
+    evaluate_chunks(gold_name, gold, system_name, system, opts, &mut |_, _| {})
+}
+
+/// [`evaluate_readers`], calling `on_chunk` with each aligned chunk once it is scored.
+fn evaluate_chunks<G: BufRead, S: BufRead>(
+    gold_name: &str,
+    gold: G,
+    system_name: &str,
+    system: S,
+    opts: &EvalOptions,
+    on_chunk: &mut dyn FnMut(&Side<G>, &Side<S>),
+) -> Result<Report, EvalError> {
     let mut gold = Side::new(gold_name, gold);
     let mut system = Side::new(system_name, system);
     let mut report = Report::default();
@@ -112,6 +125,7 @@ pub fn evaluate_readers(
             };
             if ends {
                 finish_chunk(&mut report, &gold, &system);
+                on_chunk(&gold, &system);
                 gold.clear_chunk();
                 system.clear_chunk();
                 checked = 0;
@@ -132,6 +146,7 @@ pub fn evaluate_readers(
                 // The last chunk: whatever is left over stays unaligned.
                 aligner.align(&mut gold, &mut system)?;
                 finish_chunk(&mut report, &gold, &system);
+                on_chunk(&gold, &system);
             }
             break;
         };
@@ -157,15 +172,20 @@ fn finish_chunk<G, S>(report: &mut Report, gold: &Side<G>, system: &Side<S>) {
     }
 }
 
+/// Whether a chunk is one sentence on each side, their words aligned one to one in order: its
+/// graphs then compare directly, node ids and all.
+fn one_to_one<G, S>(gold: &Side<G>, system: &Side<S>) -> bool {
+    gold.chunk_sentences() == 1
+        && system.chunk_sentences() == 1
+        && gold.words.len() == system.words.len()
+        && gold.words.iter().enumerate().all(|(i, w)| w.aligned as usize == i)
+}
+
 /// The phenomenon breakdown of a chunk. A gold sentence and a system sentence whose words
 /// align one to one in order compare directly; otherwise system edges are carried into each gold
 /// sentence's numbering through the alignment ([`PhenomenonScores::add_mapped`]).
 fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, system: &Side<S>) {
-    let one_to_one = gold.chunk_sentences() == 1
-        && system.chunk_sentences() == 1
-        && gold.words.len() == system.words.len()
-        && gold.words.iter().enumerate().all(|(i, w)| w.aligned as usize == i);
-    if one_to_one {
+    if one_to_one(gold, system) {
         phenomena.add_sentence(gold.sentence(0), system.sentence(0));
         return;
     }
