@@ -735,3 +735,113 @@ impl ByRule {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{load_ruleset, RuleSource};
+
+    fn enhancer(profile: &str) -> Enhancer {
+        let rules = load_ruleset(&RuleSource::embedded(), profile).unwrap_or_else(|e| panic!("{}", e.render()));
+        Enhancer::new(&rules)
+    }
+
+    fn by_rule(gold: &str, system: &str) -> ByRule {
+        evaluate_by_rule("gold", gold.as_bytes(), "system", system.as_bytes(), &enhancer("en"))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn row<'a>(result: &'a ByRule, name: &str) -> &'a RuleRow {
+        result.rules.iter().find(|r| r.name() == name).unwrap_or_else(|| panic!("no row {name}: {:?}", result.rules))
+    }
+
+    fn missing(result: &ByRule, phenomenon: Phenomenon) -> Vec<(String, String, &str, Option<&str>)> {
+        let row = result.missing.iter().find(|r| r.phenomenon == phenomenon);
+        row.map_or_else(Vec::new, |row| {
+            row.missing
+                .iter()
+                .map(|e| (e.dependent.to_string(), e.head.to_string(), &e.label[..], e.removed_by.map(|i| result.rules[i].name())))
+                .collect()
+        })
+    }
+
+    /// Mary sang and danced in Prague, with gold DEPS: `in Prague` is shared by both verbs and
+    /// keeps the bare `obl` (as no English treebank has it: the rules make `obl:in`).
+    const GOLD: &str = "# sent_id = s1\n\
+        1\tMary\tMary\tPROPN\t_\t_\t2\tnsubj\t2:nsubj|4:nsubj\t_\n\
+        2\tsang\tsing\tVERB\t_\t_\t0\troot\t0:root\t_\n\
+        3\tand\tand\tCCONJ\t_\t_\t4\tcc\t4:cc\t_\n\
+        4\tdanced\tdance\tVERB\t_\t_\t2\tconj\t2:conj:and\t_\n\
+        5\tin\tin\tADP\t_\t_\t6\tcase\t6:case\t_\n\
+        6\tPrague\tPrague\tPROPN\t_\t_\t4\tobl\t2:obl|4:obl\t_\n\n";
+
+    #[test]
+    fn wrong_edges_count_against_their_rule_and_missing_ones_by_phenomenon() {
+        let result = by_rule(GOLD, GOLD);
+        // case_label made 4 → 6 obl:in: wrong, and it relabelled the gold edge obl away.
+        let case = row(&result, "case_label");
+        assert_eq!((case.produced, case.correct, case.removed), (1, 0, 1));
+        let wrong = &case.wrong[0];
+        assert_eq!(
+            (wrong.sent_id.as_str(), wrong.line, wrong.dependent.to_string(), wrong.head.to_string(), wrong.label.as_str()),
+            ("s1", 7, "6".to_string(), "4".to_string(), "obl:in")
+        );
+        assert_eq!((wrong.phenomenon, &wrong.gold_labels[..]), (Phenomenon::CaseLabel, &["obl".to_string()][..]));
+        // Right edges count as correct for the rule that made them, the basic copy included.
+        for (name, made) in [("shared_subject", 1), ("conj_label", 1), ("basic", 4)] {
+            let r = row(&result, name);
+            assert_eq!((r.produced, r.correct, r.wrong.len(), r.removed), (made, made, 0, 0), "{name}");
+        }
+        assert_eq!(result.rules[0].name(), "case_label", "most errors first");
+        // The gold edges no rule made, by phenomenon; the one removed names its remover.
+        assert_eq!(missing(&result, Phenomenon::Basic), [("6".to_string(), "4".to_string(), "obl", Some("case_label"))]);
+        assert_eq!(missing(&result, Phenomenon::SharedDependent), [("6".to_string(), "2".to_string(), "obl", None)]);
+        let shared = &result.missing.iter().find(|r| r.phenomenon == Phenomenon::SharedDependent).unwrap();
+        assert_eq!((shared.gold, shared.missing[0].line, &shared.missing[0].system_labels[..]), (2, 7, &[][..]));
+        let basic = &result.missing.iter().find(|r| r.phenomenon == Phenomenon::Basic).unwrap().missing[0];
+        assert_eq!(basic.system_labels, ["obl:in"]);
+        assert_eq!(result.report.elas.f1(), 2.0 * 6.0 / (8.0 + 7.0) * 100.0);
+        // Both renderings say the same.
+        let json = result.to_json();
+        assert_eq!(json["by_rule"]["rules"][0]["rule"], "case_label");
+        assert_eq!(json["by_rule"]["rules"][0]["wrong"][0]["gold_labels"], json!(["obl"]));
+        let text = result.to_string();
+        assert!(text.contains("system:7: s1 wrong 6 4:obl:in [C]; gold: obl"), "{text}");
+        assert!(text.contains("gold:7: s1 missing 6 2:obl [S]"), "{text}");
+    }
+
+    #[test]
+    fn system_edges_are_carried_into_gold_sentences_through_the_alignment() {
+        // Gold has two sentences; the system input one, the second clause joined by parataxis.
+        let gold = "# sent_id = g1\n1\tMary\tMary\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\t_\n\
+            2\tsang\tsing\tVERB\t_\t_\t0\troot\t0:root\t_\n\n\
+            # sent_id = g2\n1\tPeter\tPeter\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\t_\n\
+            2\tdanced\tdance\tVERB\t_\t_\t0\troot\t0:root\t_\n\n";
+        let system = "# sent_id = joined\n1\tMary\tMary\tPROPN\t_\t_\t2\tnsubj\t_\t_\n\
+            2\tsang\tsing\tVERB\t_\t_\t0\troot\t_\t_\n\
+            3\tPeter\tPeter\tPROPN\t_\t_\t4\tnsubj\t_\t_\n\
+            4\tdanced\tdance\tVERB\t_\t_\t2\tparataxis\t_\t_\n\n";
+        let result = by_rule(gold, system);
+        let basic = row(&result, "basic");
+        assert_eq!((basic.produced, basic.correct), (4, 3));
+        // In the system's numbering; its head is in the other gold sentence: no phenomenon.
+        let wrong = &basic.wrong[0];
+        assert_eq!(
+            (wrong.sent_id.as_str(), wrong.line, wrong.dependent.to_string(), wrong.head.to_string(), wrong.phenomenon),
+            ("joined", 5, "4".to_string(), "2".to_string(), Phenomenon::Other)
+        );
+        // In gold's numbering.
+        assert_eq!(missing(&result, Phenomenon::Basic), [("2".to_string(), "0".to_string(), "root", None)]);
+        let edge = &result.missing[0].missing[0];
+        assert_eq!((edge.sent_id.as_str(), edge.line), ("g2", 7));
+    }
+
+    #[test]
+    fn invalid_system_input_is_reported_as_its_own_error() {
+        let system = GOLD.replace("\t0\troot\t", "\t9\troot\t");
+        match evaluate_by_rule("gold", GOLD.as_bytes(), "system", system.as_bytes(), &enhancer("en")) {
+            Err(EvalError::Parse { file, line, .. }) => assert_eq!((file.as_str(), line), ("system", 3)),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+}
