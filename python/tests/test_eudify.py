@@ -281,6 +281,29 @@ def test_the_gil_is_released_while_enhancing(cs):
     assert middle
 
 
+def test_the_gil_is_released_while_explaining(cs):
+    text = first_sentences(SPACY, 300) * 4
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        cs.explain(text)
+        span["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    ticks = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+    worker.join()
+    start, end = span["start"], span["end"]
+    assert end - start > 0.02, "too little work to tell"
+    # Enhancing comes first, without the GIL (about a third of the call); the dicts are built
+    # after it, with the GIL.
+    early = [t for t in ticks if start + 0.02 * (end - start) < t < start + 0.2 * (end - start)]
+    assert early
+
+
 def test_threads_share_one_enhancer(cs, spacy_file):
     from concurrent.futures import ThreadPoolExecutor
 
