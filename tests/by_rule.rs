@@ -139,3 +139,39 @@ fn cli_usage_and_input_errors() {
     std::fs::write(&other, sample.replacen("\tFrom\t", "\tFrim\t", 1)).unwrap();
     fails(&["eval", "--by-rule", "--lang", "en", file, other.to_str().unwrap()], 1, "by-rule-other.conllu:");
 }
+
+/// Each new edge's label one byte longer than its match's: rules that run away on any `obj`.
+const GROWING_LABEL: &str = "phase grow\n\nrule longer {\n  match { e: H =[obj:*]=> N; }\n  do    { add H =[{e.univ}:{e.sub}x]=> N; }\n}\n\n\
+     rule start {\n  match { H -[obj]-> N; }\n  do    { add H =[obj:x]=> N; }\n}\n";
+
+#[test]
+fn a_runaway_sentence_is_scored_with_its_basic_copy_and_reported() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("by-rule-runaway");
+    let _ = std::fs::remove_dir_all(&dir);
+    let files = [
+        ("rules/test/test.rules", GROWING_LABEL.to_string()),
+        ("rules/profiles/test.toml", "name = \"test\"\ndescription = \"runaway\"\nrules = [\"test/*.rules\"]\n".to_string()),
+        ("lexicons/universal.toml", std::fs::read_to_string("lexicons/universal.toml").unwrap()),
+    ];
+    for (path, content) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+    let enhancer = eudify::Enhancer::for_profile("test", Some(&dir.join("rules"))).unwrap();
+    // Gold DEPS are the basic copy: the runaway sentence, scored as written, is all right.
+    let gold = "# sent_id = away\n1\tw\tw\tVERB\t_\t_\t0\troot\t0:root\t_\n2\tw\tw\tNOUN\t_\t_\t1\tobj\t1:obj\t_\n\n";
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("by-rule-runaway.conllu");
+    std::fs::write(&path, gold).unwrap();
+    let result = evaluate_files_by_rule(&path, &path, enhancer.engine()).unwrap();
+    assert_eq!(result.runaways.len(), 1, "{:?}", result.runaways);
+    assert!(result.runaways[0].contains("by-rule-runaway.conllu:1: sentence away: ") && result.runaways[0].contains("longer"));
+    assert_eq!(result.report.elas.f1(), 100.0);
+    assert_eq!(result.rules.iter().map(|r| (r.rule.is_none(), r.produced, r.correct)).collect::<Vec<_>>(), [(true, 2, 2)]);
+    // explain says so too, with the applications made before the rules were stopped.
+    let sentences = enhancer.explain(gold).unwrap();
+    assert!(sentences[0].runaway.as_deref().is_some_and(|r| r.contains("longer")));
+    assert!(sentences[0].edges.iter().all(|e| e.rule.is_none()));
+    assert!(sentences[0].applications.iter().any(|a| a.rule.name == "longer"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
