@@ -4,7 +4,7 @@
 //! The system input's basic trees are enhanced here, with each output edge's origin (the rule
 //! that added it or last changed its label, or the basic copy) and each rule application's
 //! removals ([`Enhancer::trace`]). The enhanced text is then scored against gold as `eval` does,
-//! on any tokenization ([`super::align`]), and per chunk of aligned sentences each system edge
+//! on any tokenization (`eval/align.rs`), and per chunk of aligned sentences each system edge
 //! is matched with the gold edges: one that matches none is *wrong* and counts against its
 //! origin; a gold edge that no system edge matches is *missing*, counted under its phenomenon
 //! ([`Phenomenon`], classified against the gold tree as `--phenomena` does) and against the

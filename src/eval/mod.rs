@@ -1,7 +1,9 @@
 //! Evaluation against gold: every metric of the CoNLL 2018 and IWPT 2021 shared tasks (Tokens,
 //! Sentences, Words, UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS, CLAS, MLAS, BLEX, ELAS,
 //! EULAS) computed as `iwpt21_xud_eval.py` does, on any tokenization and sentence segmentation
-//! (see [`align`]), and an optional per-phenomenon breakdown (see `docs/phenomena.md`).
+//! (see [`align`]), and an optional per-phenomenon breakdown (see `docs/phenomena.md`);
+//! [`by_rule`] runs a profile's rules on a system's basic trees and names the rule behind each
+//! wrong edge.
 //!
 //! The files are read a chunk of sentences at a time (where both end a sentence at the same
 //! character), so memory grows with the longest stretch of differently segmented text, not with
