@@ -41,7 +41,7 @@ pub mod validate;
 mod api;
 mod cli;
 
-pub use api::{profiles, Enhancer, Error, Profile, READER_NAME, STRING_NAME};
+pub use api::{profiles, EdgeChange, EnhancedEdge, Enhancer, Error, Explanation, Profile, RuleApplication, RuleRef, READER_NAME, STRING_NAME};
 pub use cli::run_cli;
 pub use pipeline::Summary;
 pub use ud::Repairs;

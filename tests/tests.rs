@@ -1,6 +1,7 @@
 //! One integration-test binary (link time on small CI machines): each module is a topic.
 
 mod bad_input;
+mod by_rule;
 mod cli;
 mod common;
 mod conllu_io;

@@ -14,15 +14,77 @@ import json
 import os
 import warnings
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, TypedDict, Union
 
 from . import _eudify
 from ._eudify import InputError, RulesError
 
-__all__ = ["Enhancer", "InputError", "RulesError", "Problem", "Profile", "validate", "evaluate", "profiles"]
+__all__ = [
+    "Enhancer",
+    "InputError",
+    "RulesError",
+    "Problem",
+    "Profile",
+    "Explanation",
+    "RuleApplication",
+    "Edge",
+    "RelabelledEdge",
+    "ExplainedEdge",
+    "validate",
+    "evaluate",
+    "profiles",
+]
 __version__: str = _eudify.__version__
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Edge(TypedDict):
+    """An enhanced edge in :meth:`Enhancer.explain`: node ids as CoNLL-U writes them."""
+
+    dependent: str
+    head: str
+    label: str
+
+
+class RelabelledEdge(Edge):
+    """An edge given a new label (``label``); ``old_label`` is the label it had."""
+
+    old_label: str
+
+
+class RuleApplication(TypedDict):
+    """One rule application in :meth:`Enhancer.explain`: the rule, where it is written, and
+    what it changed."""
+
+    rule: str
+    file: str
+    line: int
+    phase: str
+    added: List[Edge]
+    removed: List[Edge]
+    relabelled: List[RelabelledEdge]
+    empty_nodes: List[str]
+
+
+class ExplainedEdge(Edge):
+    """An edge of the output with the rule that made it; the rule's fields are ``None`` for a
+    basic edge, copied."""
+
+    rule: Optional[str]
+    file: Optional[str]
+    line: Optional[int]
+    phase: Optional[str]
+
+
+class Explanation(TypedDict):
+    """One sentence of :meth:`Enhancer.explain`."""
+
+    sent_id: Optional[str]
+    line: int
+    applications: List[RuleApplication]
+    edges: List[ExplainedEdge]
+    runaway: Optional[str]
 
 
 class Enhancer:
@@ -66,6 +128,22 @@ class Enhancer:
         Raises :class:`InputError` with ``file`` = ``src`` on invalid input, ``OSError`` when a
         file cannot be read or written."""
         return self._inner.enhance_file(os.fspath(src), os.fspath(dst), threads)
+
+    def explain(self, conllu: str) -> List[Explanation]:
+        """Enhances ``conllu`` as :meth:`enhance` does and tells, per sentence, why the
+        enhanced graph is what it is (``eudify explain``'s question, as data).
+
+        Each sentence is a dict: ``sent_id`` (``None`` without one), ``line`` (where it starts,
+        from 1), ``applications`` — the rule applications that changed the graph, in the order
+        made, each with the rule (``rule``, ``file``, ``line``, ``phase``) and the edges it
+        ``added``, ``removed`` and ``relabelled`` (edges are dicts of ``dependent``, ``head``,
+        ``label``, relabelled ones also ``old_label``; node ids as in CoNLL-U: ``"0"`` the root,
+        ``"5.1"`` an empty node) and the ``empty_nodes`` it added —, ``edges`` — every enhanced
+        edge written out, with the rule that added it or last changed its label (``rule``,
+        ``file``, ``line`` and ``phase`` are ``None`` for the basic tree's edges, copied) —, and
+        ``runaway``: why the rules were stopped on this sentence, whose output is then the basic
+        copy, or ``None``. Raises :class:`InputError` on a sentence that is not valid CoNLL-U."""
+        return self._inner.explain(conllu)
 
     def __repr__(self) -> str:
         return f"eudify.Enhancer({self.profile!r})"

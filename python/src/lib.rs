@@ -6,6 +6,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
 use std::path::PathBuf;
 
 create_exception!(eudify, InputError, PyValueError, "Input that is not valid CoNLL-U: `.file` and `.line` (from 1) tell where.");
@@ -91,6 +92,18 @@ impl Enhancer {
         Ok(out)
     }
 
+    /// Per sentence, a dict of what each rule application did and where each edge comes from
+    /// (see `Enhancer.explain` in `eudify/__init__.py`).
+    fn explain<'py>(&self, py: Python<'py>, conllu: &str) -> PyResult<Bound<'py, PyList>> {
+        let text = conllu.to_string();
+        let sentences = py.allow_threads(|| self.inner.explain(&text)).map_err(|e| to_py(py, e))?;
+        let list = PyList::empty(py);
+        for sentence in &sentences {
+            list.append(explanation_dict(py, sentence)?)?;
+        }
+        Ok(list)
+    }
+
     #[pyo3(signature = (src, dst, threads = None))]
     fn enhance_file<'py>(
         &self,
@@ -103,6 +116,53 @@ impl Enhancer {
         let summary = py.allow_threads(|| self.inner.enhance_file(&src, &dst, n)).map_err(|e| to_py(py, e))?;
         summary_dict(py, &summary)
     }
+}
+
+/// `{"sent_id", "line", "applications", "edges", "runaway"}`: one sentence of `explain`.
+fn explanation_dict<'py>(py: Python<'py>, sentence: &eudify::api::Explanation) -> PyResult<Bound<'py, PyDict>> {
+    let edge = |e: &eudify::api::EdgeChange| -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("dependent", &e.dependent)?;
+        dict.set_item("head", &e.head)?;
+        dict.set_item("label", &e.label)?;
+        if let Some(old) = &e.old_label {
+            dict.set_item("old_label", old)?;
+        }
+        Ok(dict)
+    };
+    let edges = |list: &[eudify::api::EdgeChange]| list.iter().map(edge).collect::<PyResult<Vec<_>>>();
+    let rule_items = |dict: &Bound<'py, PyDict>, rule: Option<&eudify::api::RuleRef>| -> PyResult<()> {
+        dict.set_item("rule", rule.map(|r| &r.name))?;
+        dict.set_item("file", rule.map(|r| &r.file))?;
+        dict.set_item("line", rule.map(|r| r.line))?;
+        dict.set_item("phase", rule.map(|r| &r.phase))
+    };
+    let applications = PyList::empty(py);
+    for a in &sentence.applications {
+        let dict = PyDict::new(py);
+        rule_items(&dict, Some(&a.rule))?;
+        dict.set_item("added", edges(&a.added)?)?;
+        dict.set_item("removed", edges(&a.removed)?)?;
+        dict.set_item("relabelled", edges(&a.relabelled)?)?;
+        dict.set_item("empty_nodes", &a.empty_nodes)?;
+        applications.append(dict)?;
+    }
+    let output = PyList::empty(py);
+    for e in &sentence.edges {
+        let dict = PyDict::new(py);
+        dict.set_item("dependent", &e.dependent)?;
+        dict.set_item("head", &e.head)?;
+        dict.set_item("label", &e.label)?;
+        rule_items(&dict, e.rule.as_ref())?;
+        output.append(dict)?;
+    }
+    let dict = PyDict::new(py);
+    dict.set_item("sent_id", &sentence.sent_id)?;
+    dict.set_item("line", sentence.line)?;
+    dict.set_item("applications", applications)?;
+    dict.set_item("edges", output)?;
+    dict.set_item("runaway", &sentence.runaway)?;
+    Ok(dict)
 }
 
 /// (file, line, message) of each problem `validate` finds.

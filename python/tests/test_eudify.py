@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import threading
 import time
@@ -19,6 +20,7 @@ import eudify
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "tests" / "data" / "sample.conllu"
+CAC_SAMPLE = REPO / "tests" / "data" / "ud" / "Czech-CAC" / "dev.conllu"
 BAD = REPO / "tests" / "data" / "bad" / "head_out_of_range.conllu"
 SHARED = Path(os.environ.get("EUDIFY_SHARED", REPO.parent / "shared"))
 SPACY = SHARED / "data" / "eval-reference" / "Czech-CAC-cs_core_news_sm" / "parsed.conllu"
@@ -175,6 +177,88 @@ def test_evaluate_raises_input_error_on_mismatched_words(tmp_path):
     assert caught.value.file in (str(SAMPLE), str(system)) and caught.value.line >= 1
 
 
+def explain_lines(path: Path, lang: str) -> dict:
+    """`eudify explain`'s edges per sentence: {sent_id: [(id, "head:label", origin)]}."""
+    result = cli("explain", "--lang", lang, str(path))
+    assert result.returncode == 0, result.stderr
+    sentences = {}
+    for block in result.stdout.strip("\n").split("\n\n"):
+        lines = block.splitlines()
+        sent_id = lines[0].removeprefix("# sent_id = ")
+        edges = []
+        for line in lines:
+            if line.startswith("#"):
+                continue
+            match = re.match(r"^(\S+)\s+.*?\s(\S+:\S+)\s+(basic|\S+ \(\S+:\d+\))$", line)
+            assert match, line
+            edges.append(match.groups())
+        sentences[sent_id] = edges
+    return sentences
+
+
+def test_explain_tells_each_edges_rule_as_the_cli_does(cs):
+    text = SAMPLE.read_text(encoding="utf-8")
+    sentences = cs.explain(text)
+    expected = explain_lines(SAMPLE, "cs")
+    assert [s["sent_id"] for s in sentences] == list(expected)
+    for sentence in sentences:
+        edges = [
+            (e["dependent"], f"{e['head']}:{e['label']}", "basic" if e["rule"] is None else f"{e['rule']} ({e['file']}:{e['line']})")
+            for e in sentence["edges"]
+        ]
+        assert edges == expected[sentence["sent_id"]]
+        assert sentence["runaway"] is None
+    # The edges are what enhance writes: the DEPS of each word, rebuilt from them.
+    enhanced = cs.enhance(text).split("\n\n")
+    for sentence, block in zip(sentences, enhanced):
+        deps = {}
+        for e in sentence["edges"]:
+            deps.setdefault(e["dependent"], set()).add(f"{e['head']}:{e['label']}")
+        for line in block.splitlines():
+            columns = line.split("\t")
+            if len(columns) == 10 and "-" not in columns[0]:
+                assert set(columns[8].split("|")) == deps[columns[0]], line
+
+
+def test_explain_lists_rule_applications_in_order(cs):
+    text = CAC_SAMPLE.read_text(encoding="utf-8")
+    sentences = cs.explain(text)
+    assert sentences[0]["line"] == 1
+    applications = [a for s in sentences for a in s["applications"]]
+    assert applications
+    for a in applications:
+        assert a["rule"] and a["file"].endswith(".rules") and a["line"] >= 1 and a["phase"]
+        assert a["added"] or a["removed"] or a["relabelled"] or a["empty_nodes"], a
+        assert all(set(e) == {"dependent", "head", "label", "old_label"} for e in a["relabelled"])
+        assert all(set(e) == {"dependent", "head", "label"} for e in a["added"] + a["removed"])
+    # Each edge a rule made was added or relabelled by an application of that rule, and the
+    # last application that touched the edge is that rule's.
+    for sentence in sentences:
+        last = {}
+        for a in sentence["applications"]:
+            for e in a["added"] + a["relabelled"]:
+                last[(e["dependent"], e["head"], e["label"])] = a["rule"]
+        for e in sentence["edges"]:
+            if e["rule"] is not None:
+                assert last[(e["dependent"], e["head"], e["label"])] == e["rule"], (sentence["sent_id"], e)
+    # Relabelled edges say what they were: the bare relation of a case-marked one.
+    relabelled = [e for a in applications for e in a["relabelled"]]
+    assert any(e["label"].startswith(e["old_label"] + ":") for e in relabelled)
+    # An empty node of gapping: added by a rule, with edges into it.
+    with_empty = [s for s in sentences if any(a["empty_nodes"] for a in s["applications"])]
+    assert with_empty
+    for sentence in with_empty:
+        nodes = {n for a in sentence["applications"] for n in a["empty_nodes"]}
+        assert all("." in n for n in nodes)
+        assert nodes <= {e["dependent"] for e in sentence["edges"]} | {e["head"] for e in sentence["edges"]}
+
+
+def test_explain_raises_input_error_with_the_line(cs):
+    with pytest.raises(eudify.InputError) as caught:
+        cs.explain(BAD.read_text(encoding="utf-8"))
+    assert (caught.value.file, caught.value.line) == ("<string>", 4)
+
+
 def test_the_gil_is_released_while_enhancing(cs):
     text = first_sentences(SPACY, 300) * 8
     span = {}
@@ -195,6 +279,29 @@ def test_the_gil_is_released_while_enhancing(cs):
     # Held GIL: this thread could not run at all while the call lasted.
     middle = [t for t in ticks if start + 0.25 * (end - start) < t < start + 0.75 * (end - start)]
     assert middle
+
+
+def test_the_gil_is_released_while_explaining(cs):
+    text = first_sentences(SPACY, 300) * 4
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        cs.explain(text)
+        span["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    ticks = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+    worker.join()
+    start, end = span["start"], span["end"]
+    assert end - start > 0.02, "too little work to tell"
+    # Enhancing comes first, without the GIL (about a third of the call); the dicts are built
+    # after it, with the GIL.
+    early = [t for t in ticks if start + 0.02 * (end - start) < t < start + 0.2 * (end - start)]
+    assert early
 
 
 def test_threads_share_one_enhancer(cs, spacy_file):

@@ -122,6 +122,7 @@ pub enum OnErrorArg {
 pub struct EvalArgs {
     /// GOLD SYSTEM: CoNLL-U files (gzip or not; `-` reads stdin, not both). With --macro: GOLD
     /// SYSTEM repeated, or one TSV file of `GOLD<TAB>SYSTEM` lines (relative to the TSV's folder).
+    /// With --by-rule: GOLD [SYSTEM], SYSTEM a basic parse of GOLD's text.
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Write to FILE instead of stdout.
@@ -149,6 +150,18 @@ pub struct EvalArgs {
     /// 1000 by default): whether they differ significantly (p < 0.05).
     #[arg(long, value_name = "SYSTEM_B")]
     pub compare: Option<PathBuf>,
+    /// Enhance SYSTEM's basic trees (its DEPS ignored; without SYSTEM, GOLD's own) with the
+    /// rules of --lang, then list for each rule the edges it made that gold lacks and the gold
+    /// edges it removed, and per phenomenon the gold edges missing (docs/evaluation.md).
+    #[arg(long, requires = "lang", conflicts_with_all = ["phenomena", "gram_eval", "macro_average", "bootstrap", "compare"])]
+    pub by_rule: bool,
+    /// With --by-rule: the language or treebank code, or profile, whose rules run (as
+    /// `enhance --lang`).
+    #[arg(short, long, value_name = "CODE", requires = "by_rule")]
+    pub lang: Option<String>,
+    /// With --by-rule: rules folder to use instead of the embedded rules.
+    #[arg(long, value_name = "DIR", requires = "by_rule")]
+    pub rules: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]

@@ -5,6 +5,7 @@ use super::args::EvalArgs;
 use super::output::Output;
 use anyhow::{bail, Context, Result};
 use crate::eval::bootstrap::{self, Comparison, Intervals};
+use crate::eval::by_rule::evaluate_files_by_rule;
 use crate::eval::{evaluate_files, EvalOptions, Metric, Report};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -14,6 +15,9 @@ use std::path::{Path, PathBuf};
 const DEFAULT_SAMPLES: usize = 1000;
 
 pub fn run(args: EvalArgs) -> Result<u8> {
+    if args.by_rule {
+        return run_by_rule(args);
+    }
     let stdin_count = args
         .files
         .iter()
@@ -114,6 +118,36 @@ pub fn run(args: EvalArgs) -> Result<u8> {
         if let Some((system_b, comparisons, samples)) = &comparison {
             write_comparison(&mut out, system, system_b, comparisons, *samples, args.seed)?;
         }
+    }
+    out.finish()?;
+    Ok(super::EXIT_SUCCESS)
+}
+
+/// `eval --by-rule GOLD [SYSTEM] --lang CODE`: SYSTEM's basic trees (GOLD's without SYSTEM)
+/// enhanced, their errors against GOLD broken down by rule and by phenomenon.
+fn run_by_rule(args: EvalArgs) -> Result<u8> {
+    let (gold, system) = match args.files.as_slice() {
+        [gold] if super::is_stdin(gold) => {
+            bail!("eval --by-rule without SYSTEM reads GOLD twice (its basic trees are enhanced): GOLD cannot be `-`")
+        }
+        [gold] => (gold, gold),
+        [gold, system] if super::is_stdin(gold) && super::is_stdin(system) => {
+            bail!("gold and system cannot both be `-`: stdin is one input")
+        }
+        [gold, system] => (gold, system),
+        files => bail!("eval --by-rule takes GOLD [SYSTEM]; got {} files", files.len()),
+    };
+    let lang = args.lang.as_deref().context("--by-rule needs --lang CODE")?;
+    let enhancer = super::load_enhancer(args.rules.as_deref(), lang)?;
+    let result = evaluate_files_by_rule(gold, system, enhancer.engine())?;
+    for runaway in &result.runaways {
+        eprintln!("{runaway} (scored with the basic copy)");
+    }
+    let mut out = Output::create(args.output.as_deref())?;
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&result.to_json())?)?;
+    } else {
+        write!(out, "{result}")?;
     }
     out.finish()?;
     Ok(super::EXIT_SUCCESS)

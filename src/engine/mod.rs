@@ -399,6 +399,8 @@ impl Enhancer {
             for (r, binding) in matches[..*match_count].iter_mut() {
                 let rule = &self.rules[*r].rule;
                 *steps += 1;
+                // (Logged only when the graph records its changes: explain, eval --by-rule.)
+                graph.note_application(*r as u32);
                 if rewrite::apply(graph, lemmas, &rule.actions, binding, Origin::Rule(*r as u32), changes, label) {
                     // One action adds at most one node, or edges bounded by a degree: checked
                     // after each application, the graph stays within a degree of the limit.

@@ -1,7 +1,9 @@
 //! Evaluation against gold: every metric of the CoNLL 2018 and IWPT 2021 shared tasks (Tokens,
 //! Sentences, Words, UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS, CLAS, MLAS, BLEX, ELAS,
 //! EULAS) computed as `iwpt21_xud_eval.py` does, on any tokenization and sentence segmentation
-//! (see `align.rs`), and an optional per-phenomenon breakdown (see `docs/phenomena.md`).
+//! (see `align.rs`), and an optional per-phenomenon breakdown (see `docs/phenomena.md`);
+//! `by_rule.rs` runs a profile's rules on a system's basic trees and names the rule behind each
+//! wrong edge.
 //!
 //! The files are read a chunk of sentences at a time (where both end a sentence at the same
 //! character), so memory grows with the longest stretch of differently segmented text, not with
@@ -15,7 +17,7 @@
 mod align;
 // The CLI's bootstrap and the scorer's parts: crate-private (the types a report holds are
 // re-exported below).
-internal_modules! { bootstrap collapse grameval phenomena score }
+internal_modules! { bootstrap by_rule collapse grameval phenomena score }
 
 pub use grameval::GramEval;
 pub use phenomena::{Phenomenon, PhenomenonScores};
@@ -96,6 +98,18 @@ pub fn evaluate_readers(
     system: impl BufRead,
     opts: &EvalOptions,
 ) -> Result<Report, EvalError> {
+    evaluate_chunks(gold_name, gold, system_name, system, opts, &mut |_, _| {})
+}
+
+/// [`evaluate_readers`], calling `on_chunk` with each aligned chunk once it is scored.
+fn evaluate_chunks<G: BufRead, S: BufRead>(
+    gold_name: &str,
+    gold: G,
+    system_name: &str,
+    system: S,
+    opts: &EvalOptions,
+    on_chunk: &mut dyn FnMut(&Side<G>, &Side<S>),
+) -> Result<Report, EvalError> {
     let mut gold = Side::new(gold_name, gold);
     let mut system = Side::new(system_name, system);
     let mut report = Report::default();
@@ -122,6 +136,7 @@ pub fn evaluate_readers(
             };
             if ends {
                 finish_chunk(&mut report, &gold, &system);
+                on_chunk(&gold, &system);
                 gold.clear_chunk();
                 system.clear_chunk();
                 checked = 0;
@@ -142,6 +157,7 @@ pub fn evaluate_readers(
                 // The last chunk: whatever is left over stays unaligned.
                 aligner.align(&mut gold, &mut system)?;
                 finish_chunk(&mut report, &gold, &system);
+                on_chunk(&gold, &system);
             }
             break;
         };
@@ -167,15 +183,20 @@ fn finish_chunk<G, S>(report: &mut Report, gold: &Side<G>, system: &Side<S>) {
     }
 }
 
+/// Whether a chunk is one sentence on each side, their words aligned one to one in order: its
+/// graphs then compare directly, node ids and all.
+fn one_to_one<G, S>(gold: &Side<G>, system: &Side<S>) -> bool {
+    gold.chunk_sentences() == 1
+        && system.chunk_sentences() == 1
+        && gold.words.len() == system.words.len()
+        && gold.words.iter().enumerate().all(|(i, w)| w.aligned as usize == i)
+}
+
 /// The phenomenon breakdown of a chunk. A gold sentence and a system sentence whose words
 /// align one to one in order compare directly; otherwise system edges are carried into each gold
 /// sentence's numbering through the alignment ([`PhenomenonScores::add_mapped`]).
 fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, system: &Side<S>) {
-    let one_to_one = gold.chunk_sentences() == 1
-        && system.chunk_sentences() == 1
-        && gold.words.len() == system.words.len()
-        && gold.words.iter().enumerate().all(|(i, w)| w.aligned as usize == i);
-    if one_to_one {
+    if one_to_one(gold, system) {
         phenomena.add_sentence(gold.sentence(0), system.sentence(0));
         return;
     }

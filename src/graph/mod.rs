@@ -3,7 +3,9 @@
 //!
 //! The enhanced graph allows parallel edges (the same two nodes with different labels, as in
 //! `nsubj` + `nsubj:xsubj` in some treebanks) but never the same (head, dependent, label) twice.
-//! Every edge remembers what made it (the basic tree or a rule), for `eudify explain`.
+//! Every edge remembers what made it (the basic tree or a rule), for `eudify explain`; when
+//! asked ([`SentenceGraph::record_changes`]), the graph also logs every change made to it, for
+//! the rule applications of `Enhancer::explain` and `eudify eval --by-rule`.
 
 use crate::conllu::sentence::{DEPREL, FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
 use crate::conllu::{EnhancedLayer, NodeId, Sentence};
@@ -25,6 +27,18 @@ pub enum Origin {
     Basic,
     /// Index of the rule in the rule set that was applied.
     Rule(u32),
+}
+
+/// One change to the enhanced graph, in the log [`SentenceGraph::record_changes`] starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Rule `r` is applied: the changes that follow, up to the next `Apply`, are its own.
+    Apply(u32),
+    Added { head: NodeIndex, dependent: NodeIndex, label: Label },
+    Removed { head: NodeIndex, dependent: NodeIndex, label: Label },
+    /// An edge's label changed (onto a parallel edge that had `to` already: the two merged).
+    Relabelled { head: NodeIndex, dependent: NodeIndex, from: Label, to: Label },
+    EmptyNode(NodeIndex),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -66,6 +80,9 @@ pub struct SentenceGraph<'s> {
     /// Relations that edges of the enhanced graph have or had (a superset: removals are not
     /// tracked), to skip rules whose enhanced edges cannot match.
     enhanced_relations: u64,
+    /// The log of changes, when asked for: `None` on the fast path, which then pays one
+    /// test per change.
+    changes: Option<Vec<Change>>,
 }
 
 /// The allocations of a [`SentenceGraph`], kept from one sentence to the next so that building
@@ -226,7 +243,38 @@ impl<'s> SentenceGraph<'s> {
             }
         }
         empty_nodes.clear();
-        SentenceGraph { sentence, buffers, relation_start, upos, basic_relations, enhanced_relations: basic_relations }
+        SentenceGraph {
+            sentence,
+            buffers,
+            relation_start,
+            upos,
+            basic_relations,
+            enhanced_relations: basic_relations,
+            changes: None,
+        }
+    }
+
+    /// Starts logging every change made to the enhanced graph from now on ([`Change`]).
+    pub fn record_changes(&mut self) {
+        self.changes.get_or_insert_with(Vec::new);
+    }
+
+    /// The changes logged since [`SentenceGraph::record_changes`] (none if it was not called).
+    pub fn changes(&self) -> &[Change] {
+        self.changes.as_deref().unwrap_or_default()
+    }
+
+    /// Logs that rule `rule` is being applied: the changes that follow are its own.
+    #[inline]
+    pub fn note_application(&mut self, rule: u32) {
+        self.log(Change::Apply(rule));
+    }
+
+    #[inline]
+    fn log(&mut self, change: Change) {
+        if let Some(changes) = &mut self.changes {
+            changes.push(change);
+        }
     }
 
     /// Gives back the graph's allocations for the next sentence (none after a very long one).
@@ -474,10 +522,17 @@ impl<'s> SentenceGraph<'s> {
         let edge = Edge { label, origin, code };
         self.enhanced_relations |= 1u64 << edge.relation();
         self.buffers.graph.add_edge(head, dependent, edge);
+        self.log(Change::Added { head, dependent, label });
         Some(code)
     }
 
     pub fn remove_edge(&mut self, edge: EdgeIndex) -> bool {
+        if self.changes.is_some() {
+            if let Some((head, dependent)) = self.buffers.graph.edge_endpoints(edge) {
+                let label = self.buffers.graph[edge].label;
+                self.log(Change::Removed { head, dependent, label });
+            }
+        }
         self.buffers.graph.remove_edge(edge).is_some()
     }
 
@@ -489,8 +544,9 @@ impl<'s> SentenceGraph<'s> {
         if old.label == label {
             return None;
         }
-        let old_code = old.code;
+        let (old_code, old_label) = (old.code, old.label);
         let new_code = self.buffers.labels.code(label);
+        self.log(Change::Relabelled { head, dependent, from: old_label, to: label });
         if self.find_edge(head, dependent, label).is_some() {
             self.buffers.graph.remove_edge(edge);
             Some((old_code, new_code))
@@ -506,6 +562,7 @@ impl<'s> SentenceGraph<'s> {
     pub fn add_empty_node(&mut self, after: u32, copy_of: u32) -> NodeIndex {
         let index = self.buffers.graph.add_node(Node::Empty { after, copy_of });
         self.buffers.empty_nodes.push(index);
+        self.log(Change::EmptyNode(index));
         index
     }
 
