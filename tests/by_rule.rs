@@ -11,7 +11,7 @@ use std::path::Path;
 fn enhanced_elas(enhancer: &eudify::Enhancer, gold: &Path, system: &Path) -> f64 {
     let name = system.display().to_string();
     let options = PipelineOptions { on_error: OnError::Fail, threads: 1, ..PipelineOptions::default() };
-    let pipeline = Pipeline::new(enhancer.engine(), options).unwrap();
+    let pipeline = Pipeline::new(enhancer.compiled(), options).unwrap();
     let mut out = Vec::new();
     pipeline.run(&name, &std::fs::read(system).unwrap()[..], &mut out, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     let gold_text = std::fs::read(gold).unwrap();
@@ -44,7 +44,7 @@ fn check(result: &ByRule, elas: f64, what: &str) {
 fn sample_treebanks_agree_with_eval_of_the_enhanced_output() {
     for file in sample_files() {
         let enhancer = eudify::Enhancer::for_profile(&treebank_code(&file), None).unwrap();
-        let result = evaluate_files_by_rule(&file, &file, enhancer.engine()).unwrap_or_else(|e| panic!("{e}"));
+        let result = evaluate_files_by_rule(&file, &file, enhancer.compiled()).unwrap_or_else(|e| panic!("{e}"));
         check(&result, enhanced_elas(&enhancer, &file, &file), &treebank_name(&file));
         // Rules made edges, some of them right: the rows are not all the basic copy's.
         assert!(result.rules.iter().any(|r| r.rule.is_some() && r.correct > 0), "{}", treebank_name(&file));
@@ -57,7 +57,7 @@ fn every_dev_treebank_agrees_with_eval_of_the_enhanced_output() {
     for file in files {
         let treebank = treebank_name(&file);
         let enhancer = eudify::Enhancer::for_profile(&treebank_code(&file), None).unwrap();
-        let result = evaluate_files_by_rule(&file, &file, enhancer.engine()).unwrap_or_else(|e| panic!("{treebank}: {e}"));
+        let result = evaluate_files_by_rule(&file, &file, enhancer.compiled()).unwrap_or_else(|e| panic!("{treebank}: {e}"));
         check(&result, enhanced_elas(&enhancer, &file, &file), &treebank);
         assert!(result.runaways.is_empty(), "{treebank}: {:?}", result.runaways);
     }
@@ -76,7 +76,7 @@ fn real_parser_output_of_another_tokenization_is_attributed_through_the_alignmen
     for (code, gold, system) in pairs {
         let (gold, system) = (root.join(gold), root.join(system));
         let enhancer = eudify::Enhancer::for_profile(code, None).unwrap();
-        let result = evaluate_files_by_rule(&gold, &system, enhancer.engine()).unwrap_or_else(|e| panic!("{e}"));
+        let result = evaluate_files_by_rule(&gold, &system, enhancer.compiled()).unwrap_or_else(|e| panic!("{e}"));
         check(&result, enhanced_elas(&enhancer, &gold, &system), &system.display().to_string());
         // The parser's own errors are the basic copy's.
         let basic = result.rules.iter().find(|r| r.rule.is_none()).unwrap();
@@ -163,7 +163,7 @@ fn a_runaway_sentence_is_scored_with_its_basic_copy_and_reported() {
     let gold = "# sent_id = away\n1\tw\tw\tVERB\t_\t_\t0\troot\t0:root\t_\n2\tw\tw\tNOUN\t_\t_\t1\tobj\t1:obj\t_\n\n";
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("by-rule-runaway.conllu");
     std::fs::write(&path, gold).unwrap();
-    let result = evaluate_files_by_rule(&path, &path, enhancer.engine()).unwrap();
+    let result = evaluate_files_by_rule(&path, &path, enhancer.compiled()).unwrap();
     assert_eq!(result.runaways.len(), 1, "{:?}", result.runaways);
     assert!(result.runaways[0].contains("by-rule-runaway.conllu:1: sentence away: ") && result.runaways[0].contains("longer"));
     assert_eq!(result.report.elas.f1(), 100.0);

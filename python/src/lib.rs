@@ -119,8 +119,8 @@ impl Enhancer {
 }
 
 /// `{"sent_id", "line", "applications", "edges", "runaway"}`: one sentence of `explain`.
-fn explanation_dict<'py>(py: Python<'py>, sentence: &eudify::api::Explanation) -> PyResult<Bound<'py, PyDict>> {
-    let edge = |e: &eudify::api::EdgeChange| -> PyResult<Bound<'py, PyDict>> {
+fn explanation_dict<'py>(py: Python<'py>, sentence: &eudify::Explanation) -> PyResult<Bound<'py, PyDict>> {
+    let edge = |e: &eudify::EdgeChange| -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         dict.set_item("dependent", &e.dependent)?;
         dict.set_item("head", &e.head)?;
@@ -130,8 +130,8 @@ fn explanation_dict<'py>(py: Python<'py>, sentence: &eudify::api::Explanation) -
         }
         Ok(dict)
     };
-    let edges = |list: &[eudify::api::EdgeChange]| list.iter().map(edge).collect::<PyResult<Vec<_>>>();
-    let rule_items = |dict: &Bound<'py, PyDict>, rule: Option<&eudify::api::RuleRef>| -> PyResult<()> {
+    let edges = |list: &[eudify::EdgeChange]| list.iter().map(edge).collect::<PyResult<Vec<_>>>();
+    let rule_items = |dict: &Bound<'py, PyDict>, rule: Option<&eudify::RuleRef>| -> PyResult<()> {
         dict.set_item("rule", rule.map(|r| &r.name))?;
         dict.set_item("file", rule.map(|r| &r.file))?;
         dict.set_item("line", rule.map(|r| r.line))?;
