@@ -70,10 +70,14 @@ class _File:
 
 
 class _InputErrorInTask(ValueError):
-    """An input error in a task: where its batch starts, for the driver to find the line."""
+    """An input error in a task: where its batch starts, for the driver to find the line.
+    `suspect`: the key of a record with replacement characters that the task could not check
+    against the file's bytes, and where they are (see :func:`_suspects`)."""
 
-    def __init__(self, file: _File, offset: int, line: int, message: str) -> None:
-        details = {"file": file.index, "offset": offset, "line": line, "message": message}
+    def __init__(
+        self, file: _File, offset: int, line: int, message: str, suspect: Optional[Tuple[int, List[Tuple[int, int]]]] = None
+    ) -> None:
+        details = {"file": file.index, "offset": offset, "line": line, "message": message, "suspect": suspect}
         # Hex: the message survives any quoting in the traceback Spark passes on.
         super().__init__(f"{_MARK}<{json.dumps(details).encode('utf-8').hex()}>")
 
@@ -82,10 +86,16 @@ def _utf8_len(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 
-def _replaced_line(text: str) -> int:
-    """The line of `text` (from 1) with its first replacement character, or 1."""
+def _suspects(key: int, text: str) -> List[Tuple[int, int]]:
+    """Where the replacement characters of the record at byte `key` are: (byte offset in the
+    file, line of the record from 1), the first 100. Each offset holds if the ones before it
+    are genuine U+FFFD, which is how the driver checks them, in order (:func:`_invalid_line`)."""
+    found = []
     at = text.find("\ufffd")
-    return 1 if at < 0 else text.count("\n", 0, at) + 1
+    while at >= 0 and len(found) < 100:
+        found.append((key + _utf8_len(text[:at]), text.count("\n", 0, at) + 1))
+        at = text.find("\ufffd", at + 1)
+    return found
 
 
 def _enhance_partition(
@@ -101,13 +111,16 @@ def _enhance_partition(
     output format writes one after each element)."""
     enhancer = _enhancer(lang, rules)
     delimiter = file.delimiter
+    checked = file.length >= 0
     pieces: List[str] = []
     size = 0
     batch_start = -1
     first = -1
     end = -1
 
-    def flush() -> str:
+    def flush(last: Optional[Tuple[int, str, int]] = None) -> str:
+        """Enhances the batch. `last`: the partition's last record, which no later record has
+        checked, if it is in this batch: its key, text, and where it starts in the batch."""
         nonlocal pieces, size
         text = "".join(pieces)
         pieces, size = [], 0
@@ -117,7 +130,12 @@ def _enhance_partition(
         try:
             out = enhancer.enhance("\n" + text if shifted else text)
         except eudify.InputError as error:
-            raise _InputErrorInTask(file, batch_start, error.line - shifted, error.message) from None
+            line = error.line - shifted
+            suspect = None
+            if last is not None and checked and "\ufffd" in last[1] and line > text.count("\n", 0, last[2]):
+                # The CLI reports invalid UTF-8 in a sentence before anything else in it.
+                suspect = (last[0], _suspects(last[0], last[1]))
+            raise _InputErrorInTask(file, batch_start, line, error.message, suspect) from None
         out = out[1:] if shifted else out
         return out[:-1] if out.endswith("\n") else out
 
@@ -129,6 +147,7 @@ def _enhance_partition(
         size += len(text)
         if followed:
             pieces.append(delimiter)
+            size += len(delimiter)
         end = key + _utf8_len(text) + (len(delimiter) if followed else 0)
         if size >= batch_chars:
             yield flush()
@@ -141,8 +160,9 @@ def _enhance_partition(
             prev_key, prev_text = previous
             # A record that Hadoop decoded with replacement characters is checked against the
             # bytes it came from: invalid UTF-8 is an input error, as for the CLI.
-            if file.length >= 0 and "\ufffd" in prev_text and prev_key + _utf8_len(prev_text) + len(delimiter) != key:
-                raise _InputErrorInTask(file, prev_key, _replaced_line(prev_text), "invalid UTF-8")
+            if checked and "\ufffd" in prev_text and prev_key + _utf8_len(prev_text) + len(delimiter) != key:
+                suspects = _suspects(prev_key, prev_text)
+                raise _InputErrorInTask(file, prev_key, suspects[0][1], "invalid UTF-8", (prev_key, suspects))
             yield from add(prev_key, prev_text, True)
         else:
             first = key
@@ -150,17 +170,21 @@ def _enhance_partition(
     if previous is None:
         return
     key, text = previous
-    if file.length >= 0:
+    if checked:
         # The last record of the file is followed by the delimiter only if bytes are left.
         followed = key + _utf8_len(text) != file.length
     else:
         # Compressed: a record never ends with a line break when the delimiter follows it.
         followed = not text.endswith(delimiter[: len(delimiter) // 2])
-    yield from add(key, text, followed)
-    if pieces:
-        yield flush()
+    # Added by hand, not by add(): the batch it ends is flushed knowing it holds the last record.
+    if not pieces:
+        batch_start = key
+    start = size
+    pieces.extend((text, delimiter) if followed else (text,))
+    end = key + _utf8_len(text) + (len(delimiter) if followed else 0)
+    yield flush((key, text, start))
     # The last record is checked by the driver, which knows where the next partition starts.
-    extents.add({(file.index, first): (end, key, _replaced_line(text))})
+    extents.add({(file.index, first): (end, key, _suspects(key, text))})
 
 
 class _MergeDicts:
@@ -256,12 +280,38 @@ def _input_error(spark: Any, file: _File, offset: int, line: int, message: str) 
     return error
 
 
-def _check_extents(spark: Any, files: List[_File], extents: Dict[Tuple[int, int], Tuple[int, int, int]]) -> None:
+def _invalid_line(spark: Any, file: _File, suspects: List[Tuple[int, int]]) -> Optional[int]:
+    """The line (of its record) of the first replacement character that is not U+FFFD in the
+    file's bytes, read there, or None."""
+    jvm = spark.sparkContext._jvm
+    path = jvm.org.apache.hadoop.fs.Path(file.path)
+    stream = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).open(path)
+    try:
+        for offset, line in suspects:
+            stream.seek(offset)
+            if bytes(stream.readNBytes(3)) != "\ufffd".encode("utf-8"):
+                return line
+    finally:
+        stream.close()
+    return None
+
+
+def _task_error(spark: Any, file: _File, details: Dict[str, Any]) -> eudify.InputError:
+    """The input error a task raised, with its line in the file."""
+    if details["suspect"] is not None:
+        key, suspects = details["suspect"]
+        line = _invalid_line(spark, file, [tuple(s) for s in suspects])
+        if line is not None:
+            return _input_error(spark, file, key, line, "invalid UTF-8")
+    return _input_error(spark, file, details["offset"], details["line"], details["message"])
+
+
+def _check_extents(spark: Any, files: List[_File], extents: Dict[Tuple[int, int], Tuple[int, int, List]]) -> None:
     """Checks that the partitions' records cover every byte of each file once. A partition's
     last record is checked only here, against where the next partition starts: text that was
     not UTF-8 (decoding replaced it, and the bytes no longer match) fails the job, as would
     anything Hadoop's reader lost at the edge of a split."""
-    by_file: Dict[int, List[Tuple[int, Tuple[int, int, int]]]] = {}
+    by_file: Dict[int, List[Tuple[int, Tuple[int, int, List]]]] = {}
     for (index, first), extent in extents.items():
         by_file.setdefault(index, []).append((first, extent))
     for file in files:
@@ -272,9 +322,12 @@ def _check_extents(spark: Any, files: List[_File], extents: Dict[Tuple[int, int]
         ends = [first for first, _ in parts[1:]] + [file.length]
         if parts and parts[0][0] != 0:
             raise _input_error(spark, file, 0, 1, "the first sentences of the file were not read")
-        for (first, (end, last, line)), expected in zip(parts, ends):
+        for (first, (end, last, suspects)), expected in zip(parts, ends):
             if end != expected:
-                raise _input_error(spark, file, last, line, "invalid UTF-8 (the text read is not the file's bytes)")
+                line = _invalid_line(spark, file, suspects)
+                if line is not None:
+                    raise _input_error(spark, file, last, line, "invalid UTF-8")
+                raise _input_error(spark, file, last, 1, "the sentences read here are not the file's bytes")
 
 
 def enhance(
@@ -347,8 +400,7 @@ def enhance(
         if marked is None:
             raise
         details = json.loads(bytes.fromhex(marked.group(1)))
-        file = files[details["file"]]
-        raise _input_error(spark, file, details["offset"], details["line"], details["message"]) from None
+        raise _task_error(spark, files[details["file"]], details) from None
     return {
         "files": len(files),
         "partitions": enhanced.getNumPartitions(),
