@@ -34,6 +34,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     import eudify.spark
 
+    # A session already running (main() called from a program) is left running.
+    own = SparkSession.getActiveSession() is None
     spark = SparkSession.builder.appName("eudify enhance").getOrCreate()
     try:
         summary = eudify.spark.enhance(
@@ -49,7 +51,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     finally:
-        spark.stop()
+        if own:
+            spark.stop()
     print(f"eudify: {summary['files']} files, {summary['bytes']} bytes, {summary['partitions']} partitions -> {args.output}")
     return 0
 

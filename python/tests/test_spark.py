@@ -52,6 +52,7 @@ def spark():
         SparkSession.builder.master("local[2]")
         .appName("eudify tests")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.memory", "1g")
         .getOrCreate()
     )
@@ -226,7 +227,22 @@ def test_one_enhancer_per_worker():
     assert eudify.spark._enhancer("en", None) is not first
 
 
-def test_spark_submit_runs_the_job(spark, tmp_path):
+def test_the_script_in_process(spark, tmp_path, capsys):
+    """eudify.spark_job's main() in this session: arguments, summary, errors as FILE:LINE."""
+    from eudify.spark_job import main
+
+    assert main(["--lang", "cs", "--split-mb", "0.02", str(SAMPLE), str(tmp_path / "out")]) == 0
+    assert "1 files" in capsys.readouterr().out
+    assert parts(tmp_path / "out") == cli_enhance([SAMPLE], "cs")
+    bad = tmp_path / "bad.conllu"
+    bad.write_bytes(SAMPLE.read_bytes().replace(b"\t0\troot\t", b"\t99\troot\t", 1))
+    assert main(["--lang", "cs", str(bad), str(tmp_path / "out2")]) == 1
+    assert capsys.readouterr().err == f"error: file:{cli_error(bad)}\n"
+    # The session it found running is still running.
+    assert spark.sparkContext._jsc is not None and spark.range(3).count() == 3
+
+
+def test_spark_submit_runs_the_script(spark, tmp_path):
     """The script as a cluster runs it: spark-submit, a JVM and Python workers of its own."""
     submit = Path(sys.executable).parent / "spark-submit"
     if not submit.exists():
@@ -237,18 +253,8 @@ def test_spark_submit_runs_the_job(spark, tmp_path):
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
     args = [str(submit), "--master", "local[2]", "--conf", "spark.ui.enabled=false", eudify.spark_job.__file__]
     result = subprocess.run(
-        [*args, "--lang", "cs", "--split-mb", "0.1", str(SAMPLE), str(out)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
+        [*args, "--lang", "cs", "--split-mb", "0.02", str(SAMPLE), str(out)], capture_output=True, text=True, env=env, check=False
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "1 files" in result.stdout
     assert parts(out) == cli_enhance([SAMPLE], "cs")
-    bad = tmp_path / "bad.conllu"
-    bad.write_bytes(SAMPLE.read_bytes().replace(b"\t0\troot\t", b"\t99\troot\t", 1))
-    result = subprocess.run([*args, "--lang", "cs", str(bad), str(tmp_path / "out2")], capture_output=True, text=True, env=env, check=False)
-    assert result.returncode == 1
-    # spark-submit's driver merges the script's stderr into its stdout.
-    assert f"error: file:{cli_error(bad)}\n" in result.stdout, result.stdout[-2000:]
