@@ -24,7 +24,7 @@ import re
 import warnings
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import eudify
 
@@ -188,8 +188,9 @@ def _enhance_partition(
 
 
 class _MergeDicts:
-    """Accumulates the byte extent each partition read: {(file, first offset): end offset}.
-    Keyed, so that a task run twice counts once."""
+    """Accumulates what each partition read: {(file, first record's offset): (offset after
+    its last record, that record's offset, its replacement characters)}. Keyed, so that a task
+    run twice counts once."""
 
     def zero(self, value: Dict) -> Dict:
         return {}
@@ -226,7 +227,11 @@ def _list_files(spark: Any, inputs: Sequence[str]) -> List[_File]:
                     if not child.getPath().getName().startswith(("_", ".")):
                         stack.append(child)
             else:
-                found[status.getPath().toString()] = (fs, status)
+                name = status.getPath().toString()
+                if "," in name:
+                    # FileInputFormat splits its path at commas, escaped or not.
+                    raise ValueError(f"{name}: a comma in a file name is not supported (Hadoop reads it as a list)")
+                found[name] = (fs, status)
     if not found:
         raise FileNotFoundError(f"{', '.join(inputs)}: no input files")
     files = []

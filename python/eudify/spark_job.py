@@ -13,8 +13,6 @@ import argparse
 import sys
 from typing import List, Optional
 
-import eudify
-
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(

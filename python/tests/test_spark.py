@@ -219,6 +219,11 @@ def test_refusals(spark, tmp_path):
         eudify.spark.enhance(spark, str(SAMPLE), str(tmp_path / "out"), "cs")
     with pytest.raises(eudify.RulesError):
         eudify.spark.enhance(spark, str(SAMPLE), str(tmp_path / "out2"), "cs", rules=tmp_path / "no-rules")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a,b.conllu").write_bytes(SAMPLE.read_bytes())
+    with pytest.raises(ValueError, match="a,b.conllu: a comma"):
+        eudify.spark.enhance(spark, str(tmp_path / "in"), str(tmp_path / "out3"), "cs")
+    assert not (tmp_path / "out2").exists() and not (tmp_path / "out3").exists()
 
 
 def test_one_enhancer_per_worker():
