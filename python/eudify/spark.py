@@ -63,6 +63,8 @@ class _File:
     path: str
     # Bytes, or -1 when a codec decompresses the file (its text's length is unknown).
     length: int
+    # Bytes on disk.
+    size: int
     delimiter: str
     # Hadoop's LineRecordReader drops a UTF-8 byte-order mark that starts the file; it is put
     # back so the output keeps it, as the CLI's does.
@@ -246,6 +248,7 @@ def _list_files(spark: Any, inputs: Sequence[str]) -> List[_File]:
                 index=index,
                 path=name,
                 length=-1 if codec is not None else status.getLen(),
+                size=status.getLen(),
                 delimiter="\r\n\r\n" if crlf else "\n\n",
                 bom=head.startswith(_BOM_BYTES),
             )
@@ -409,5 +412,5 @@ def enhance(
     return {
         "files": len(files),
         "partitions": enhanced.getNumPartitions(),
-        "bytes": sum(max(f.length, 0) for f in files),
+        "bytes": sum(f.size for f in files),
     }

@@ -154,8 +154,9 @@ def test_globs_lists_and_gzip_output(spark, tmp_path):
     files = odd_files(tmp_path / "in")
     out = tmp_path / "out"
     inputs = [str(tmp_path / "in" / "0[4-7]*"), str(tmp_path / "in" / "01-*"), str(files[1])]
-    eudify.spark.enhance(spark, inputs, str(out), "cs", compression="org.apache.hadoop.io.compress.GzipCodec")
+    summary = eudify.spark.enhance(spark, inputs, str(out), "cs", compression="org.apache.hadoop.io.compress.GzipCodec")
     picked = [files[0], files[1]] + files[3:]
+    assert summary["files"] == len(picked) and summary["bytes"] == sum(f.stat().st_size for f in picked)
     assert any(p.suffix == ".gz" for p in out.glob("part-*"))
     assert parts(out) == cli_enhance(picked, "cs")
 
