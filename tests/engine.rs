@@ -247,9 +247,8 @@ fn case_insensitive_value_tests_fold_ascii_and_other_values() {
     }
 }
 
-/// Lemma tests are answered once per distinct lemma of a thread and kept: whatever lemmas came
-/// before (the same ones tested by other rules, or 70,000 others, past the table's limit), a
-/// sentence is enhanced as on its own.
+/// Whatever lemmas came before on the thread (the same ones tested by other rules, or 70,000
+/// others), a sentence is enhanced as on its own.
 #[test]
 fn lemma_tests_answer_as_alone_after_the_same_and_a_flood_of_other_lemmas() {
     let lemmas = ["want", "Want", "Été", "été", "ÉTÉ", "x1", "_", "wanted"];
@@ -295,20 +294,9 @@ fn lemma_tests_answer_as_alone_after_the_same_and_a_flood_of_other_lemmas() {
     assert_eq!(deps_of("wanted"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:wanted");
 }
 
-/// Only lemma tests get a bit of the lemma table, and equal tests in different rules share one:
-/// English's rules test lemmas with the "marker is a word" class (case and coordination rules),
-/// the two control lists and the relative-pronoun list.
-#[test]
-fn lemma_tests_of_a_rule_set_are_numbered_once_each() {
-    let rule_set = load_ruleset(&RuleSource::embedded(), "en").unwrap_or_else(|e| panic!("{}", e.render()));
-    assert_eq!(Enhancer::new(&rule_set).lemma_tests.len(), 4);
-    let basic = load_ruleset(&RuleSource::embedded(), "basic").unwrap_or_else(|e| panic!("{}", e.render()));
-    assert!(Enhancer::new(&basic).lemma_tests.is_empty());
-}
-
-/// A workspace reused by another rule set forgets the lemmas the first one looked up: a label
-/// made from a lemma is the lemma of this sentence's word, not of the word at the same position
-/// in the sentence enhanced before.
+/// A workspace reused by another rule set reads this sentence's lemmas through that rule set's
+/// `[lemmas]`: a label made from a lemma is the lemma of this sentence's word, not of the word at
+/// the same position in the sentence enhanced before.
 #[test]
 fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
     use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
@@ -316,7 +304,6 @@ fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
     let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
     let load = |name: &str| Enhancer::new(&load_ruleset(&source, name).unwrap_or_else(|e| panic!("{}", e.render())));
     let (tests_lemmas, labels_only) = (load("lemmas"), load("lemma_label"));
-    assert!(labels_only.lemma_tests.is_empty());
     let sentence = |lemma: &str| {
         let text = format!("1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tw\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n");
         Sentence::parse(RawBlock { bytes: text.into_bytes(), first_line: 1, starts_input: true }).unwrap()

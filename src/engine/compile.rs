@@ -5,7 +5,6 @@
 //! specific label, whose two ends bind at once) and then follows edges outward from bound nodes,
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
-use super::lemmas::LemmaTests;
 use petgraph::stable_graph::NodeIndex;
 use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SUBTYPED};
 use crate::rules::ast::{
@@ -179,9 +178,9 @@ pub struct NodeChecks {
 /// How the matcher runs one field test of a pattern node.
 #[derive(Clone, Debug)]
 pub enum FieldCheck {
-    /// A lemma test answered once per interned lemma and kept as bit `bit`
-    /// ([`super::lemmas::Lemmas`]); without a bit, evaluated on the lemma each time.
-    Lemma { bit: Option<u8>, test: CheckedValueTest, negated: bool },
+    /// A lemma test, read through [`super::lemmas::Lemmas`] (which knows a word without a
+    /// lemma's stand-in).
+    Lemma { test: CheckedValueTest, negated: bool },
     /// Any other test, run on the field's text.
     Text(FieldTest),
 }
@@ -378,7 +377,7 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
 
 /// Compiles `pattern`, given the node variables bound before it starts (`bound_before[v]`)
 /// and whether its edge variables are (`edge_vars_before[e]`).
-pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &[bool], lemma_tests: &mut LemmaTests) -> Plan {
+pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &[bool]) -> Plan {
     let mut bound = bound_before.to_vec();
     let mut edge_vars_bound = edge_vars_before.to_vec();
     // An edge whose label compares with an edge variable waits until that variable is bound.
@@ -508,8 +507,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
                 .tests
                 .iter()
                 .map(|t| match t.field {
-                    // Through the lemma table, which knows a word without a lemma's stand-in.
-                    Field::Lemma => FieldCheck::Lemma { bit: lemma_tests.register(&t.test), test: t.test.clone(), negated: t.negated },
+                    Field::Lemma => FieldCheck::Lemma { test: t.test.clone(), negated: t.negated },
                     _ => FieldCheck::Text(t.clone()),
                 })
                 .collect(),
@@ -751,19 +749,19 @@ pub struct CompiledRule {
     pub searched_once: bool,
 }
 
-/// Compiles `rule`; its lemma tests are numbered in `lemma_tests`, shared by a rule set.
-pub fn compile(rule: &CheckedRule, lemma_tests: &mut LemmaTests) -> CompiledRule {
+/// Compiles `rule`.
+pub fn compile(rule: &CheckedRule) -> CompiledRule {
     let var_count = rule.vars.len();
     let mut bound = vec![false; var_count];
     let no_edge_vars = vec![false; rule.edge_vars.len()];
-    let mut plan = plan(&rule.pattern, &bound, &no_edge_vars, lemma_tests);
+    let mut plan = plan(&rule.pattern, &bound, &no_edge_vars);
     plan.nearest = nearest_steps(&plan, &rule.withouts);
     for v in rule.pattern.new_vars.clone() {
         bound[v] = true;
     }
     // Edge variables are all bound by the match block.
     let all_edge_vars = vec![true; rule.edge_vars.len()];
-    let withouts: Vec<Plan> = rule.withouts.iter().map(|w| self::plan(w, &bound, &all_edge_vars, lemma_tests)).collect();
+    let withouts: Vec<Plan> = rule.withouts.iter().map(|w| self::plan(w, &bound, &all_edge_vars)).collect();
     let anchor = anchor_of(&rule.pattern);
     let relations_of = |e: &crate::rules::ast::EdgeTest| match &e.label {
         // The same label as a matched edge: that edge's own test says which relations.
@@ -807,7 +805,7 @@ pub fn compile(rule: &CheckedRule, lemma_tests: &mut LemmaTests) -> CompiledRule
                 let twin = &rule.pattern.edges[info.edge];
                 twin.layer == Layer::Basic && !twin.negated && (twin.from, twin.to) == (e.from, e.to)
             }));
-            let mut plan = self::plan(&rule.pattern, &seeded, &no_edge_vars, lemma_tests);
+            let mut plan = self::plan(&rule.pattern, &seeded, &no_edge_vars);
             plan.nearest = nearest_steps(&plan, &rule.withouts);
             DeltaPlan { edge: i, plan, seed_tests, seed_basic, basic_twin }
         })

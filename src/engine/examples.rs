@@ -43,7 +43,7 @@ impl Enhancer {
         let phase = self.rules[rule].rule.phase.clone();
         let limits = super::Limits { steps: super::STEPS_FLOOR, ..super::Limits::of(&graph) };
         let mut workspace = super::Workspace::default();
-        self.prepare(&graph, &mut workspace);
+        self.prepare(&mut workspace);
         self.run_phase(&mut graph, &phase, &[rule], &mut 0, limits, &mut workspace).map_err(|e| e.to_string())?;
         let mut layer = EnhancedLayer::default();
         graph.write_layer(&mut layer);

@@ -92,7 +92,7 @@ impl Binding {
 
 /// Calls `found` for each complete match of `plan` extending `binding`, until it returns false.
 /// `withouts` are checked on each complete match (a match of any of them rejects it). Lemma
-/// tests read and fill `lemmas`.
+/// tests read `lemmas`.
 pub fn search(
     graph: &SentenceGraph,
     lemmas: &mut Lemmas,
@@ -369,8 +369,7 @@ fn passes(graph: &SentenceGraph, lemmas: &mut Lemmas, plan: &Plan, filters: &sup
         let node_tests = &plan.node_tests[i];
         let node = binding.node(node_tests.var);
         node_tests.checks.iter().all(|check| match check {
-            FieldCheck::Lemma { bit: Some(bit), test, negated } => lemmas.holds(graph, node, *bit, test) != *negated,
-            FieldCheck::Lemma { bit: None, test, negated } => lemmas.passes(graph, node, test) != *negated,
+            FieldCheck::Lemma { test, negated } => lemmas.passes(graph, node, test) != *negated,
             FieldCheck::Text(test) => field_test(graph, node, test),
         })
     }) && filters.absent_edges.iter().all(|&i| {

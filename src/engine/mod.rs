@@ -17,8 +17,7 @@ use crate::conllu::{EnhancedLayer, Sentence};
 use crate::graph::{GraphBuffers, Origin, SentenceGraph};
 use crate::rules::ast::RuleSet;
 use compile::CompiledRule;
-use lemmas::{LemmaTests, Lemmas};
-use std::sync::atomic::{AtomicU64, Ordering};
+use lemmas::Lemmas;
 use matcher::Binding;
 use std::ops::Range;
 
@@ -79,17 +78,9 @@ pub struct Enhancer {
     /// `gates[r]`: what the scheduler reads of rule `r` in every round, packed together (a
     /// compiled rule is large, and reading these from it costs cache misses).
     gates: Vec<Gate>,
-    /// The lemma tests of the rules, each answered once per distinct lemma.
-    pub lemma_tests: LemmaTests,
-    /// Tells this enhancer's workspaces apart from another's: their lemma tables hold answers
-    /// to this enhancer's lemma tests.
-    id: u64,
     /// The lemmas of forms, for words without a lemma (the lexicons' `[lemmas]`).
     form_lemmas: std::sync::Arc<crate::rules::lexicon::FormLemmas>,
 }
-
-/// Ids of enhancers made so far.
-static ENHANCERS: AtomicU64 = AtomicU64::new(0);
 
 #[derive(Debug, Clone)]
 struct Gate {
@@ -138,7 +129,7 @@ pub struct Workspace {
     binding: Binding,
     /// The sentence graph's allocations.
     graph: GraphBuffers,
-    /// The thread's interned lemmas.
+    /// Reads lemmas, and the stand-ins of missing ones.
     lemmas: Lemmas,
     /// The rules of the current phase whose anchor the sentence's basic tree admits.
     candidates: Vec<usize>,
@@ -198,16 +189,14 @@ impl Enhancer {
     pub fn new(rule_set: &RuleSet) -> Self {
         let mut rules = Vec::new();
         let mut phases = Vec::new();
-        let mut lemma_tests = LemmaTests::default();
         for phase in &rule_set.phases {
             let start = rules.len();
-            rules.extend(phase.rules.iter().map(|rule| compile::compile(rule, &mut lemma_tests)));
+            rules.extend(phase.rules.iter().map(|rule| compile::compile(rule)));
             phases.push((phase.name.clone(), start..rules.len()));
         }
         let gates: Vec<Gate> = rules.iter().map(Gate::of).collect();
         let phase_relations =
             phases.iter().map(|(_, range)| gates[range.clone()].iter().fold(0, |bits, g| bits | g.anchor.first_relations())).collect();
-        let id = ENHANCERS.fetch_add(1, Ordering::Relaxed) + 1;
         Enhancer {
             rules,
             phases,
@@ -215,8 +204,6 @@ impl Enhancer {
             profile: rule_set.profile.clone(),
             exhaustive_rounds: false,
             gates,
-            lemma_tests,
-            id,
             form_lemmas: std::sync::Arc::clone(&rule_set.lexicons.form_lemmas),
         }
     }
@@ -258,7 +245,7 @@ impl Enhancer {
     fn run_with(&self, graph: &mut SentenceGraph, workspace: &mut Workspace) -> Result<(), StepLimitError> {
         let (relations, upos) = (graph.basic_relations(), graph.upos_tags());
         let limits = Limits::of(graph);
-        self.prepare(graph, workspace);
+        self.prepare(workspace);
         let mut steps = 0;
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
@@ -281,12 +268,8 @@ impl Enhancer {
     }
 
     /// Readies `workspace` for `graph`'s sentence, before its first phase runs.
-    pub fn prepare(&self, graph: &SentenceGraph, workspace: &mut Workspace) {
-        // Without lemma tests no node's lemma is interned: there is nothing to forget, unless
-        // the workspace served another rule set before (whose `[lemmas]` labels must not read).
-        if !self.lemma_tests.is_empty() || workspace.lemmas.has_nodes() || !workspace.lemmas.serves(self.id) {
-            workspace.lemmas.start_sentence(self.id, &self.form_lemmas, graph.word_count() as usize + 1);
-        }
+    pub fn prepare(&self, workspace: &mut Workspace) {
+        workspace.lemmas.start(&self.form_lemmas);
     }
 
     /// Runs the given rules (indices into `rules`) to a fixpoint, in a `workspace` made ready
