@@ -119,7 +119,7 @@ fn a_rule_testing_an_empty_lexicon_list_is_never_tried() {
         let rule_set = load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
         let enhancer = Enhancer::new(&rule_set);
         let rule = enhancer.rules.iter().find(|r| r.rule.name == "xsubj_subject_listed").expect("a control rule");
-        rule.anchor.admits(u64::MAX, u32::MAX)
+        rule.anchor.admits(eudify::engine::compile::Kinds { basic: u64::MAX, upos: u32::MAX, enhanced: u64::MAX })
     };
     assert!(!anchor_admits_all("universal"), "the universal profile lists no control verbs");
     assert!(anchor_admits_all("cs"), "Czech lists control verbs");

@@ -168,19 +168,18 @@ impl Search<'_, '_> {
                 }
                 true
             }
-            Step::ScanEdges { edge, relations } => {
+            Step::ScanEdges { edge } => {
                 let info = plan.edge_info[edge];
-                let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
-                match relations {
+                let filter = info.filter;
+                if info.basic && filter.allowed() != u64::MAX {
                     // The relation index gives exactly the words with these relations.
-                    Some(bits) if info.basic => {
-                        let filter = info.filter;
-                        graph
-                            .words_with_relations(bits & filter.allowed())
-                            .filter(|&dependent| filter.admits(graph.basic_code(dependent)))
-                            .all(|dependent| self.try_edge(index, edge, basic_edge(graph, dependent)))
-                    }
-                    _ => each_edge(graph, layer, None, None, info.filter, &mut |candidate| self.try_edge(index, edge, candidate)),
+                    graph
+                        .words_with_relations(filter.allowed())
+                        .filter(|&dependent| filter.admits(graph.basic_code(dependent)))
+                        .all(|dependent| self.try_edge(index, edge, basic_edge(graph, dependent)))
+                } else {
+                    let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
+                    each_edge(graph, layer, None, None, filter, &mut |candidate| self.try_edge(index, edge, candidate))
                 }
             }
             // (An anchor not bound yet leaves the step to the general ones below.)

@@ -68,55 +68,19 @@ pub struct Enhancer {
     pub rules: Vec<CompiledRule>,
     /// Phase name and its rules (a range of `rules`), in execution order.
     pub phases: Vec<(String, Range<usize>)>,
-    /// For each phase, relations of which a sentence's basic tree needs one for any rule of
-    /// the phase to be tried: most phases of a short sentence are skipped with one test.
-    phase_relations: Vec<u64>,
     pub profile: String,
     /// Search every rule whole in every round, not from the edges the last round added. Slower,
     /// same result: the reference the semi-naive rounds are tested against.
     pub exhaustive_rounds: bool,
-    /// `gates[r]`: what the scheduler reads of rule `r` in every round, packed together (a
-    /// compiled rule is large, and reading these from it costs cache misses).
-    gates: Vec<Gate>,
     /// The lemmas of forms, for words without a lemma (the lexicons' `[lemmas]`).
     form_lemmas: std::sync::Arc<crate::rules::lexicon::FormLemmas>,
-}
-
-#[derive(Debug, Clone)]
-struct Gate {
-    anchor: compile::Anchor,
-    removal_sensitive: u64,
-    addition_sensitive: u64,
-    delta_relations: u64,
-    scans_nodes: bool,
-    searched_once: bool,
-}
-
-impl Gate {
-    fn of(rule: &CompiledRule) -> Gate {
-        Gate {
-            anchor: rule.anchor.clone(),
-            removal_sensitive: rule.removal_sensitive,
-            addition_sensitive: rule.addition_sensitive,
-            delta_relations: rule.delta_relations,
-            scans_nodes: rule.scans_nodes,
-            searched_once: rule.searched_once,
-        }
-    }
-
-    /// After a round that made `last`, whether the rule must be searched whole rather than
-    /// from the added edges only: new nodes it could scan, or a change to an edge it tests
-    /// negatively (a removed edge can make a `without` block fail anywhere).
-    fn must_search_whole(&self, last: &rewrite::Changes) -> bool {
-        (last.nodes && self.scans_nodes)
-            || last.removed & self.removal_sensitive != 0
-            || last.added_relations & self.addition_sensitive != 0
-    }
 }
 
 /// Buffers a thread reuses from sentence to sentence while enhancing.
 #[derive(Debug, Default)]
 pub struct Workspace {
+    /// The rules of the current phase whose anchor admits the sentence's basic tree.
+    candidates: Vec<usize>,
     /// Matches already applied in the current phase (a rule fires once per match).
     fired: rewrite::Fired,
     /// Matches found in the current round (the first `match_count`), applied after the
@@ -131,8 +95,6 @@ pub struct Workspace {
     graph: GraphBuffers,
     /// Reads lemmas, and the stand-ins of missing ones.
     lemmas: Lemmas,
-    /// The rules of the current phase whose anchor the sentence's basic tree admits.
-    candidates: Vec<usize>,
     /// What the current round changes, and what the previous one changed.
     changes: rewrite::Changes,
     last: rewrite::Changes,
@@ -194,16 +156,11 @@ impl Enhancer {
             rules.extend(phase.rules.iter().map(|rule| compile::compile(rule)));
             phases.push((phase.name.clone(), start..rules.len()));
         }
-        let gates: Vec<Gate> = rules.iter().map(Gate::of).collect();
-        let phase_relations =
-            phases.iter().map(|(_, range)| gates[range.clone()].iter().fold(0, |bits, g| bits | g.anchor.first_relations())).collect();
         Enhancer {
             rules,
             phases,
-            phase_relations,
             profile: rule_set.profile.clone(),
             exhaustive_rounds: false,
-            gates,
             form_lemmas: std::sync::Arc::clone(&rule_set.lexicons.form_lemmas),
         }
     }
@@ -243,19 +200,18 @@ impl Enhancer {
     }
 
     fn run_with(&self, graph: &mut SentenceGraph, workspace: &mut Workspace) -> Result<(), StepLimitError> {
-        let (relations, upos) = (graph.basic_relations(), graph.upos_tags());
         let limits = Limits::of(graph);
         self.prepare(workspace);
         let mut steps = 0;
+        // Before a phase's rounds, its rules are told what the basic tree holds (the enhanced
+        // graph may hold anything by the time they run): a rule the sentence cannot match is
+        // not tried in any round, and a phase without such rules is skipped.
+        let sentence = compile::Kinds { enhanced: u64::MAX, ..compile::Kinds::of(graph) };
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
-        for ((name, range), &needed) in self.phases.iter().zip(&self.phase_relations) {
-            // (A sentence with no relation at all, i.e. no word, is left to the rules' anchors.)
-            if relations & needed == 0 && relations != 0 {
-                continue;
-            }
+        for (name, range) in &self.phases {
             candidates.clear();
-            candidates.extend(range.clone().filter(|&r| self.gates[r].anchor.admits(relations, upos)));
+            candidates.extend(range.clone().filter(|&r| self.rules[r].anchor.admits(sentence)));
             if !candidates.is_empty() {
                 result = self.run_phase(graph, name, &candidates, &mut steps, limits, workspace);
                 if result.is_err() {
@@ -299,30 +255,29 @@ impl Enhancer {
             fired.clear();
         }
         let mut first_round = true;
-        changes.seeds = !self.exhaustive_rounds && rules.iter().any(|&r| self.gates[r].delta_relations != 0);
+        changes.seeds = !self.exhaustive_rounds && rules.iter().any(|&r| !self.rules[r].delta_plans.is_empty());
         last.seeds = changes.seeds;
         loop {
             *match_count = 0;
             // Every match found is applied: finding more than the steps left is a runaway, found
             // before the matches fill memory.
             let over_limit = std::cell::Cell::new(None);
-            let enhanced = graph.enhanced_relations();
+            let kinds = compile::Kinds::of(graph);
             for &r in rules {
-                let gate = &self.gates[r];
-                if !gate.anchor.admits_enhanced(enhanced) {
-                    continue;
-                }
-                let search_whole = first_round || self.exhaustive_rounds || gate.must_search_whole(last);
-                if !search_whole && gate.delta_relations & last.added_relations == 0 {
-                    continue;
-                }
                 let compiled = &self.rules[r];
+                if !compiled.anchor.admits(kinds) {
+                    continue;
+                }
+                let search_whole = first_round || self.exhaustive_rounds || compiled.must_search_whole(last);
+                if !search_whole && compiled.delta_plans.is_empty() {
+                    continue;
+                }
                 let rule = &compiled.rule;
                 let match_vars = rule.pattern.new_vars.end;
                 binding.reset(rule.vars.len(), rule.edge_vars.len());
                 let graph: &SentenceGraph = graph;
                 // A rule searched once per phase finds each match once: nothing to record.
-                let record = self.exhaustive_rounds || !gate.searched_once;
+                let record = self.exhaustive_rounds || !compiled.searched_once;
                 let mut found = |b: &Binding| {
                     if *steps + *match_count >= limits.steps {
                         over_limit.set(Some(r));
@@ -351,12 +306,7 @@ impl Enhancer {
                     let (test, plan) = (&rule.pattern.edges[delta.edge], &delta.plan);
                     for added in &last.added {
                         let (head, dependent) = (added.head, added.dependent);
-                        let distinct = test.from != test.to;
-                        if (distinct && head == dependent)
-                            || !delta.twin_admits(graph, dependent, added.label)
-                            || !delta.admits_seed(added.code, graph.label_text(added.label))
-                            || !delta.basic_tree_admits(graph, head, dependent)
-                        {
+                        if !delta.admits_seed(graph, head, dependent, added.code) {
                             continue;
                         }
                         binding.nodes[test.from] = Some(head);
