@@ -125,6 +125,80 @@ fn a_rule_testing_an_empty_lexicon_list_is_never_tried() {
     assert!(anchor_admits_all("cs"), "Czech lists control verbs");
 }
 
+/// Control and coordination feed each other only when they run to one fixpoint (a group of
+/// phases): "came and tried to stay" needs the shared subject before the controlled one, "tried
+/// to sing and dance" the controlled subject before the shared one. Either order of two phases
+/// misses one; the group finds both, and a rule anchored on an enhanced edge alone
+/// (`X =[nsubj:xsubj]=> S`) in the group sees the edges made in every round, as a search of the
+/// whole graph in every round does.
+#[test]
+fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_each_other() {
+    let input = "# sent_id = came_tried\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tcame\tcome\tVERB\t_\t_\t0\troot\t_\t_\n\
+        3\tand\tand\tCCONJ\t_\t_\t4\tcc\t_\t_\n4\ttried\ttry\tVERB\t_\t_\t2\tconj\t_\t_\n5\tto\tto\tPART\t_\t_\t6\tmark\t_\t_\n\
+        6\tstay\tstay\tVERB\t_\t_\t4\txcomp\t_\t_\n\n\
+        # sent_id = tried_sing_dance\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\ttried\ttry\tVERB\t_\t_\t0\troot\t_\t_\n\
+        3\tto\tto\tPART\t_\t_\t4\tmark\t_\t_\n4\tsing\tsing\tVERB\t_\t_\t2\txcomp\t_\t_\n5\tand\tand\tCCONJ\t_\t_\t6\tcc\t_\t_\n\
+        6\tdance\tdance\tVERB\t_\t_\t4\tconj\t_\t_\n\n";
+    let deps = |profile: &str| {
+        let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", profile], input.as_bytes());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        stdout.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').nth(8).unwrap().to_string()).collect::<Vec<_>>()
+    };
+    // She, stay / She, sing, dance: (controlled) subjects and their marks.
+    let group = deps("feeding");
+    assert_eq!(group[0], "2:nsubj|4:nsubj|6:nsubj:xsubj");
+    assert_eq!(group[5], "1:dep:controls|4:xcomp");
+    assert_eq!(group[6], "2:nsubj|4:nsubj:xsubj|6:nsubj:xsubj");
+    assert_eq!(group[11], "1:dep:controls|4:conj");
+    let control_first = deps("feeding_control_first");
+    assert_eq!(control_first[0], "2:nsubj|4:nsubj", "control ran before the subject was shared");
+    assert_eq!(control_first[6], group[6]);
+    let coordination_first = deps("feeding_coordination_first");
+    assert_eq!(coordination_first[0], group[0]);
+    assert_eq!(coordination_first[6], "2:nsubj|4:nsubj:xsubj", "the subject was shared before control made it");
+
+    // The same outputs when every rule is searched whole in every round.
+    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
+    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
+    let rule_set = load_ruleset(&source, "feeding").unwrap_or_else(|e| panic!("{}", e.render()));
+    let (seeded, mut exhaustive) = (Enhancer::new(&rule_set), Enhancer::new(&rule_set));
+    exhaustive.exhaustive_rounds = true;
+    for block in input.split_inclusive("\n\n") {
+        let sentence = Sentence::parse(RawBlock { bytes: block.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
+        let (mut a, mut b) = (EnhancedLayer::default(), EnhancedLayer::default());
+        seeded.enhance(&sentence, &mut a).unwrap();
+        exhaustive.enhance(&sentence, &mut b).unwrap();
+        let write = |layer: &EnhancedLayer| {
+            let mut out = Vec::new();
+            eudify::conllu::write_sentence(&mut out, &sentence, Some(layer));
+            text(&out)
+        };
+        assert_eq!(write(&a), write(&b));
+    }
+}
+
+/// A group of phases lists two phases or more.
+#[test]
+fn a_group_of_one_phase_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("eudify-group-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("profiles")).unwrap();
+    std::fs::create_dir_all(dir.join("engine")).unwrap();
+    std::fs::create_dir_all(dir.join("lexicons")).unwrap();
+    std::fs::copy(format!("{ENGINE_RULES}/lexicons/universal.toml"), dir.join("lexicons/universal.toml")).unwrap();
+    std::fs::copy(format!("{ENGINE_RULES}/engine/feeding.rules"), dir.join("engine/feeding.rules")).unwrap();
+    std::fs::write(
+        dir.join("profiles/lonely.toml"),
+        "name = \"lonely\"\ndescription = \"x\"\nrules = [\"engine/feeding.rules\"]\nphases = [[\"control\"], \"coordination\", \"marking\"]\n",
+    )
+    .unwrap();
+    let out = run(&["enhance", "--rules", dir.to_str().unwrap(), "--lang", "lonely"], b"");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("a group of phases lists two phases or more"), "{}", text(&out.stderr));
+}
+
 /// A looping rule set costs each sentence it loops on, not the run: each is written with the
 /// basic copy as DEPS and reported with the rule, its file and the sentence (more in `limits`).
 #[test]

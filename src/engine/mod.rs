@@ -68,6 +68,9 @@ pub struct Enhancer {
     pub rules: Vec<CompiledRule>,
     /// Phase name and its rules (a range of `rules`), in execution order.
     pub phases: Vec<(String, Range<usize>)>,
+    /// The rules run to one fixpoint, in execution order: a phase's, or a group's (phases of a
+    /// group are adjacent).
+    stages: Vec<Range<usize>>,
     pub profile: String,
     /// Search every rule whole in every round, not from the edges the last round added. Slower,
     /// same result: the reference the semi-naive rounds are tested against.
@@ -151,14 +154,20 @@ impl Enhancer {
     pub fn new(rule_set: &RuleSet) -> Self {
         let mut rules = Vec::new();
         let mut phases = Vec::new();
+        let mut stages: Vec<Range<usize>> = Vec::new();
         for phase in &rule_set.phases {
             let start = rules.len();
-            rules.extend(phase.rules.iter().map(|rule| compile::compile(rule)));
+            rules.extend(phase.rules.iter().map(compile::compile));
             phases.push((phase.name.clone(), start..rules.len()));
+            match stages.last_mut() {
+                Some(stage) if phase.joined => stage.end = rules.len(),
+                _ => stages.push(start..rules.len()),
+            }
         }
         Enhancer {
             rules,
             phases,
+            stages,
             profile: rule_set.profile.clone(),
             exhaustive_rounds: false,
             form_lemmas: std::sync::Arc::clone(&rule_set.lexicons.form_lemmas),
@@ -209,11 +218,11 @@ impl Enhancer {
         let sentence = compile::Kinds { enhanced: u64::MAX, ..compile::Kinds::of(graph) };
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
-        for (name, range) in &self.phases {
+        for stage in &self.stages {
             candidates.clear();
-            candidates.extend(range.clone().filter(|&r| self.rules[r].anchor.admits(sentence)));
+            candidates.extend(stage.clone().filter(|&r| self.rules[r].anchor.admits(sentence)));
             if !candidates.is_empty() {
-                result = self.run_phase(graph, name, &candidates, &mut steps, limits, workspace);
+                result = self.run_phase(graph, &candidates, &mut steps, limits, workspace);
                 if result.is_err() {
                     break;
                 }
@@ -228,13 +237,12 @@ impl Enhancer {
         workspace.lemmas.start(&self.form_lemmas);
     }
 
-    /// Runs the given rules (indices into `rules`) to a fixpoint, in a `workspace` made ready
+    /// Runs the given rules (indices into `rules`: a phase's, or a group's) to one fixpoint, in a `workspace` made ready
     /// for the sentence ([`Enhancer::prepare`]). `steps` counts the rule applications of the
     /// sentence so far.
     pub fn run_phase(
         &self,
         graph: &mut SentenceGraph,
-        phase: &str,
         rules: &[usize],
         steps: &mut usize,
         limits: Limits,
@@ -242,6 +250,7 @@ impl Enhancer {
     ) -> Result<(), StepLimitError> {
         let runaway = |r: usize, limit: Limit| {
             let rule = &self.rules[r].rule;
+            let phase = self.phases.iter().find(|(_, range)| range.contains(&r)).map_or("", |(name, _)| name);
             StepLimitError {
                 rule: rule.name.clone(),
                 location: format!("{}:{}", rule.path, rule.span.line),

@@ -510,6 +510,9 @@ impl RuleSet {
 pub struct Phase {
     pub name: String,
     pub rules: Vec<CheckedRule>,
+    /// The phase runs to one fixpoint with the phase before it (a group of the profile's
+    /// `phases`): the rules of both are searched in every round.
+    pub joined: bool,
 }
 
 /// A rule with variables resolved to indices and settings substituted.
