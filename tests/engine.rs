@@ -119,7 +119,7 @@ fn a_rule_testing_an_empty_lexicon_list_is_never_tried() {
         let rule_set = load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
         let enhancer = Enhancer::new(&rule_set);
         let rule = enhancer.rules.iter().find(|r| r.rule.name == "xsubj_subject_listed").expect("a control rule");
-        rule.anchor.admits(eudify::engine::compile::Kinds { basic: u64::MAX, upos: u32::MAX, enhanced: u64::MAX })
+        rule.anchor.admits(eudify::engine::compile::Kinds { basic: u64::MAX, upos: u32::MAX, enhanced: u64::MAX, empty: true })
     };
     assert!(!anchor_admits_all("universal"), "the universal profile lists no control verbs");
     assert!(anchor_admits_all("cs"), "Czech lists control verbs");
@@ -178,9 +178,47 @@ fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_ea
     }
 }
 
-/// A group of phases lists two phases or more.
+/// `[empty]` anchors a rule on empty nodes, `[!empty]` on words: the empty node made in round
+/// one is found in round two by the rule that scans empty nodes (its anchor, which asks for an
+/// empty node, admits the sentence only then), as a search of the whole graph in every round
+/// finds it. `empty` takes no value.
 #[test]
-fn a_group_of_one_phase_is_an_error() {
+fn rules_anchored_on_empty_nodes_find_the_nodes_made_in_earlier_rounds() {
+    let input = "# sent_id = e\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tread\tread\tVERB\t_\t_\t0\troot\t_\t_\n\
+        3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t_\t_\n\n";
+    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "empty"], input.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\n3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t2:dep:word|2:obj\t_\n"), "{stdout}");
+    assert!(stdout.contains("\n3.1\tbooks\tbook\tNOUN\t_\t_\t_\t_\t2:dep:empty|2:obj\tCopyOf=3\n"), "{stdout}");
+
+    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
+    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
+    let rule_set = load_ruleset(&source, "empty").unwrap_or_else(|e| panic!("{}", e.render()));
+    let enhancer = Enhancer::new(&rule_set);
+    let rule = enhancer.rules.iter().find(|r| r.rule.name == "mark_empty").unwrap();
+    assert!(matches!(rule.plan.steps[0], eudify::engine::compile::Step::ScanNodes { empty: true, .. }), "{:?}", rule.plan.steps);
+    let mut exhaustive = Enhancer::new(&rule_set);
+    exhaustive.exhaustive_rounds = true;
+    let sentence = Sentence::parse(RawBlock { bytes: input.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
+    let (mut a, mut b) = (EnhancedLayer::default(), EnhancedLayer::default());
+    enhancer.enhance(&sentence, &mut a).unwrap();
+    exhaustive.enhance(&sentence, &mut b).unwrap();
+    let write = |layer: &EnhancedLayer| {
+        let mut out = Vec::new();
+        eudify::conllu::write_sentence(&mut out, &sentence, Some(layer));
+        text(&out)
+    };
+    assert_eq!(write(&a), stdout);
+    assert_eq!(write(&b), stdout);
+
+    let out = run(&["check", "--rules", ENGINE_RULES], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// A group of phases lists two phases or more, and `[empty]` takes no value.
+#[test]
+fn a_group_of_one_phase_and_an_empty_test_with_a_value_are_errors() {
     let dir = std::env::temp_dir().join(format!("eudify-group-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("profiles")).unwrap();
@@ -194,9 +232,16 @@ fn a_group_of_one_phase_is_an_error() {
     )
     .unwrap();
     let out = run(&["enhance", "--rules", dir.to_str().unwrap(), "--lang", "lonely"], b"");
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("a group of phases lists two phases or more"), "{}", text(&out.stderr));
+    // Likewise `empty` with a value.
+    let rules = std::fs::read_to_string(format!("{ENGINE_RULES}/engine/empty.rules")).unwrap().replace("E [empty];", "E [empty=yes];");
+    std::fs::write(dir.join("engine/empty.rules"), rules).unwrap();
+    std::fs::write(dir.join("profiles/empty.toml"), "name = \"empty\"\ndescription = \"x\"\nrules = [\"engine/empty.rules\"]\n").unwrap();
+    let out = run(&["enhance", "--rules", dir.to_str().unwrap(), "--lang", "empty"], b"");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("empty.rules:12:14: error: `empty` has no value"), "{}", text(&out.stderr));
 }
 
 /// A looping rule set costs each sentence it loops on, not the run: each is written with the

@@ -16,8 +16,9 @@ use crate::rules::ast::{
 /// and may produce several candidates, each tried in turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// Bind `var` to each node of the sentence (words and empty nodes).
-    ScanNodes { var: VarId },
+    /// Bind `var` to each node of the sentence (words and empty nodes), or to each empty node
+    /// (`empty`: the variable has the test `[empty]`).
+    ScanNodes { var: VarId, empty: bool },
     /// Bind both ends of edge `edge` (index into the pattern's edges) to each matching edge.
     /// For a basic edge whose label test narrows its relations ([`RelationFilter::allowed`]),
     /// only the words with one of them are candidates, from the sentence's relation index.
@@ -205,19 +206,26 @@ pub struct Kinds {
     pub upos: u32,
     /// Universal relations the enhanced graph's edges may have (a superset of those it has).
     pub enhanced: u64,
+    /// Whether the graph has empty nodes.
+    pub empty: bool,
 }
 
 impl Kinds {
     pub fn of(graph: &crate::graph::SentenceGraph) -> Kinds {
-        Kinds { basic: graph.basic_relations(), upos: graph.upos_tags(), enhanced: graph.enhanced_relations() }
+        Kinds {
+            basic: graph.basic_relations(),
+            upos: graph.upos_tags(),
+            enhanced: graph.enhanced_relations(),
+            empty: graph.petgraph().node_count() > graph.word_count() as usize + 1,
+        }
     }
 }
 
 /// The one answer to "can this pattern match in this graph?", read from the pattern once:
 /// groups of basic relations of which the basic tree must have at least one each, likewise
 /// groups of UPOS tags, and groups of relations of which the enhanced graph must have an edge
-/// each. The engine checks it for every rule in every round, and skips most rules of most
-/// sentences without trying them.
+/// each, and an empty node if a node of the pattern is one (`[empty]`). The engine checks it
+/// for every rule in every round, and skips most rules of most sentences without trying them.
 ///
 /// Groups sit in small fixed arrays. A pattern with more groups keeps the first
 /// [`ANCHOR_GROUPS`]: the anchor stays a necessary condition, only a weaker one.
@@ -226,6 +234,7 @@ pub struct Anchor {
     relation_groups: Groups<u64>,
     upos_groups: Groups<u32>,
     enhanced_groups: Groups<u64>,
+    empty: bool,
 }
 
 const ANCHOR_GROUPS: usize = 4;
@@ -281,7 +290,10 @@ impl<T: GroupBits> Groups<T> {
 impl Anchor {
     /// Whether a graph that holds `kinds` can hold a match.
     pub fn admits(&self, kinds: Kinds) -> bool {
-        self.relation_groups.met(kinds.basic) && self.upos_groups.met(kinds.upos) && self.enhanced_groups.met(kinds.enhanced)
+        self.relation_groups.met(kinds.basic)
+            && self.upos_groups.met(kinds.upos)
+            && self.enhanced_groups.met(kinds.enhanced)
+            && (kinds.empty || !self.empty)
     }
 }
 
@@ -320,6 +332,8 @@ fn node_cost(tests: Option<&NodeTest>) -> u32 {
         .filter(positive)
         .map(|t| match (&t.field, &t.test) {
             (Field::Form | Field::Lemma, CheckedValueTest::Equals { .. } | CheckedValueTest::InLexicon { .. }) => 5,
+            // Empty nodes are few, and scanned apart from the words.
+            (Field::Empty, _) => 5,
             (Field::Upos | Field::Xpos, CheckedValueTest::Equals { .. }) => 20,
             (Field::Feature(_), CheckedValueTest::Equals { .. }) => 30,
             _ => 60,
@@ -352,7 +366,10 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
         }
     }
     for node in &pattern.nodes {
-        for test in &node.tests {
+        // An empty node's UPOS need not be any word's (the words' tags are what `Kinds` has).
+        let empty = node.tests.iter().any(|t| t.field == Field::Empty && !t.negated);
+        anchor.empty |= empty;
+        for test in node.tests.iter().filter(|_| !empty) {
             if let (Field::Upos, CheckedValueTest::Equals { values, case_insensitive: false }, false) =
                 (&test.field, &test.test, test.negated)
             {
@@ -379,6 +396,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
         })
         .collect();
     let node_test = |v: VarId| pattern.nodes.iter().find(|n| n.var == v);
+    let is_empty = |v: VarId| node_test(v).is_some_and(|n| n.tests.iter().any(|t| t.field == Field::Empty && !t.negated));
     let mut used: Vec<bool> = pattern.edges.iter().map(|e| e.negated).collect();
     let mut done = Done::default();
     let before = done.newly_testable(pattern, &bound);
@@ -425,10 +443,10 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             let best_node = pattern.new_vars.clone().filter(|&v| !bound[v]).min_by_key(|&v| node_cost(node_test(v)));
             match (best_edge, best_node) {
                 (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && scan_cost(e) > 1 => {
-                    Step::ScanNodes { var: v }
+                    Step::ScanNodes { var: v, empty: is_empty(v) }
                 }
                 (Some(e), _) => Step::ScanEdges { edge: e },
-                (None, Some(v)) => Step::ScanNodes { var: v },
+                (None, Some(v)) => Step::ScanNodes { var: v, empty: is_empty(v) },
                 // Only edges still waiting for an edge variable that nothing binds (the checker
                 // rejects that): schedule them anyway rather than drop a pattern edge.
                 (None, None) => match (0..pattern.edges.len()).find(|&e| !used[e]) {
@@ -438,7 +456,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             }
         };
         match step {
-            Step::ScanNodes { var } => bound[var] = true,
+            Step::ScanNodes { var, .. } => bound[var] = true,
             Step::ScanEdges { edge: e } | Step::FollowIn { edge: e } | Step::FollowOut { edge: e } | Step::Connect { edge: e } => {
                 used[e] = true;
                 if let Some(v) = pattern.edges[e].var {

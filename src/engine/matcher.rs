@@ -153,8 +153,10 @@ impl Search<'_, '_> {
             return (self.found)(self.binding);
         };
         match *current {
-            Step::ScanNodes { var } => {
-                for node in graph.nodes() {
+            Step::ScanNodes { var, empty } => {
+                // Empty nodes come after the words.
+                let skip = if empty { graph.word_count() as usize } else { 0 };
+                for node in graph.nodes().skip(skip) {
                     if self.binding.is_used(node) {
                         continue;
                     }
@@ -393,6 +395,8 @@ pub fn field_value<'s>(graph: &SentenceGraph<'s>, node: NodeIndex, field: &Field
         Field::Feature(name) => feature_value(graph.column(node, FEATS), name),
         Field::Misc(None) => column(MISC),
         Field::Misc(Some(key)) => feature_value(graph.column(node, MISC), key),
+        // Present (any value) on an empty node only.
+        Field::Empty => graph.word_of(node).is_none().then_some(""),
     }
 }
 

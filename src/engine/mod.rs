@@ -215,7 +215,7 @@ impl Enhancer {
         // Before a phase's rounds, its rules are told what the basic tree holds (the enhanced
         // graph may hold anything by the time they run): a rule the sentence cannot match is
         // not tried in any round, and a phase without such rules is skipped.
-        let sentence = compile::Kinds { enhanced: u64::MAX, ..compile::Kinds::of(graph) };
+        let sentence = compile::Kinds { enhanced: u64::MAX, empty: true, ..compile::Kinds::of(graph) };
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
         for stage in &self.stages {

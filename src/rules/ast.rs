@@ -145,6 +145,8 @@ pub enum Field {
     Feature(String),
     /// `misc` alone: the whole MISC column; `misc.Key`: the value of attribute `Key` in MISC.
     Misc(Option<String>),
+    /// `empty`: whether the node is an empty node (presence only: `[empty]`, `[!empty]`).
+    Empty,
 }
 
 impl fmt::Display for Field {
@@ -157,6 +159,7 @@ impl fmt::Display for Field {
             Field::Feature(name) => f.write_str(name),
             Field::Misc(None) => f.write_str("misc"),
             Field::Misc(Some(key)) => write!(f, "misc.{key}"),
+            Field::Empty => f.write_str("empty"),
         }
     }
 }
