@@ -119,10 +119,129 @@ fn a_rule_testing_an_empty_lexicon_list_is_never_tried() {
         let rule_set = load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
         let enhancer = Enhancer::new(&rule_set);
         let rule = enhancer.rules.iter().find(|r| r.rule.name == "xsubj_subject_listed").expect("a control rule");
-        rule.anchor.admits(u64::MAX, u32::MAX)
+        rule.anchor.admits(eudify::engine::compile::Kinds { basic: u64::MAX, upos: u32::MAX, enhanced: u64::MAX, empty: true })
     };
     assert!(!anchor_admits_all("universal"), "the universal profile lists no control verbs");
     assert!(anchor_admits_all("cs"), "Czech lists control verbs");
+}
+
+/// Control and coordination feed each other only when they run to one fixpoint (a group of
+/// phases): "came and tried to stay" needs the shared subject before the controlled one, "tried
+/// to sing and dance" the controlled subject before the shared one. Either order of two phases
+/// misses one; the group finds both, and a rule anchored on an enhanced edge alone
+/// (`X =[nsubj:xsubj]=> S`) in the group sees the edges made in every round, as a search of the
+/// whole graph in every round does.
+#[test]
+fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_each_other() {
+    let input = "# sent_id = came_tried\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tcame\tcome\tVERB\t_\t_\t0\troot\t_\t_\n\
+        3\tand\tand\tCCONJ\t_\t_\t4\tcc\t_\t_\n4\ttried\ttry\tVERB\t_\t_\t2\tconj\t_\t_\n5\tto\tto\tPART\t_\t_\t6\tmark\t_\t_\n\
+        6\tstay\tstay\tVERB\t_\t_\t4\txcomp\t_\t_\n\n\
+        # sent_id = tried_sing_dance\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\ttried\ttry\tVERB\t_\t_\t0\troot\t_\t_\n\
+        3\tto\tto\tPART\t_\t_\t4\tmark\t_\t_\n4\tsing\tsing\tVERB\t_\t_\t2\txcomp\t_\t_\n5\tand\tand\tCCONJ\t_\t_\t6\tcc\t_\t_\n\
+        6\tdance\tdance\tVERB\t_\t_\t4\tconj\t_\t_\n\n";
+    let deps = |profile: &str| {
+        let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", profile], input.as_bytes());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        stdout.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').nth(8).unwrap().to_string()).collect::<Vec<_>>()
+    };
+    // She, stay / She, sing, dance: (controlled) subjects and their marks.
+    let group = deps("feeding");
+    assert_eq!(group[0], "2:nsubj|4:nsubj|6:nsubj:xsubj");
+    assert_eq!(group[5], "1:dep:controls|4:xcomp");
+    assert_eq!(group[6], "2:nsubj|4:nsubj:xsubj|6:nsubj:xsubj");
+    assert_eq!(group[11], "1:dep:controls|4:conj");
+    let control_first = deps("feeding_control_first");
+    assert_eq!(control_first[0], "2:nsubj|4:nsubj", "control ran before the subject was shared");
+    assert_eq!(control_first[6], group[6]);
+    let coordination_first = deps("feeding_coordination_first");
+    assert_eq!(coordination_first[0], group[0]);
+    assert_eq!(coordination_first[6], "2:nsubj|4:nsubj:xsubj", "the subject was shared before control made it");
+
+    // The same outputs when every rule is searched whole in every round.
+    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
+    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
+    let rule_set = load_ruleset(&source, "feeding").unwrap_or_else(|e| panic!("{}", e.render()));
+    let (seeded, mut exhaustive) = (Enhancer::new(&rule_set), Enhancer::new(&rule_set));
+    exhaustive.exhaustive_rounds = true;
+    for block in input.split_inclusive("\n\n") {
+        let sentence = Sentence::parse(RawBlock { bytes: block.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
+        let (mut a, mut b) = (EnhancedLayer::default(), EnhancedLayer::default());
+        seeded.enhance(&sentence, &mut a).unwrap();
+        exhaustive.enhance(&sentence, &mut b).unwrap();
+        let write = |layer: &EnhancedLayer| {
+            let mut out = Vec::new();
+            eudify::conllu::write_sentence(&mut out, &sentence, Some(layer));
+            text(&out)
+        };
+        assert_eq!(write(&a), write(&b));
+    }
+}
+
+/// `[empty]` anchors a rule on empty nodes, `[!empty]` on words: the empty node made in round
+/// one is found in round two by the rule that scans empty nodes (its anchor, which asks for an
+/// empty node, admits the sentence only then), as a search of the whole graph in every round
+/// finds it. `empty` takes no value.
+#[test]
+fn rules_anchored_on_empty_nodes_find_the_nodes_made_in_earlier_rounds() {
+    let input = "# sent_id = e\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tread\tread\tVERB\t_\t_\t0\troot\t_\t_\n\
+        3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t_\t_\n\n";
+    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "empty"], input.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\n3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t2:dep:word|2:obj\t_\n"), "{stdout}");
+    assert!(stdout.contains("\n3.1\tbooks\tbook\tNOUN\t_\t_\t_\t_\t2:dep:empty|2:obj\tCopyOf=3\n"), "{stdout}");
+
+    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
+    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
+    let rule_set = load_ruleset(&source, "empty").unwrap_or_else(|e| panic!("{}", e.render()));
+    let enhancer = Enhancer::new(&rule_set);
+    let rule = enhancer.rules.iter().find(|r| r.rule.name == "mark_empty").unwrap();
+    assert!(matches!(rule.plan.steps[0], eudify::engine::compile::Step::ScanNodes { empty: true, .. }), "{:?}", rule.plan.steps);
+    let mut exhaustive = Enhancer::new(&rule_set);
+    exhaustive.exhaustive_rounds = true;
+    let sentence = Sentence::parse(RawBlock { bytes: input.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
+    let (mut a, mut b) = (EnhancedLayer::default(), EnhancedLayer::default());
+    enhancer.enhance(&sentence, &mut a).unwrap();
+    exhaustive.enhance(&sentence, &mut b).unwrap();
+    let write = |layer: &EnhancedLayer| {
+        let mut out = Vec::new();
+        eudify::conllu::write_sentence(&mut out, &sentence, Some(layer));
+        text(&out)
+    };
+    assert_eq!(write(&a), stdout);
+    assert_eq!(write(&b), stdout);
+
+    let out = run(&["check", "--rules", ENGINE_RULES], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// A group of phases lists two phases or more, and `[empty]` takes no value.
+#[test]
+fn a_group_of_one_phase_and_an_empty_test_with_a_value_are_errors() {
+    let dir = std::env::temp_dir().join(format!("eudify-group-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("profiles")).unwrap();
+    std::fs::create_dir_all(dir.join("engine")).unwrap();
+    std::fs::create_dir_all(dir.join("lexicons")).unwrap();
+    std::fs::copy(format!("{ENGINE_RULES}/lexicons/universal.toml"), dir.join("lexicons/universal.toml")).unwrap();
+    std::fs::copy(format!("{ENGINE_RULES}/engine/feeding.rules"), dir.join("engine/feeding.rules")).unwrap();
+    std::fs::write(
+        dir.join("profiles/lonely.toml"),
+        "name = \"lonely\"\ndescription = \"x\"\nrules = [\"engine/feeding.rules\"]\nphases = [[\"control\"], \"coordination\", \"marking\"]\n",
+    )
+    .unwrap();
+    let out = run(&["enhance", "--rules", dir.to_str().unwrap(), "--lang", "lonely"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("a group of phases lists two phases or more"), "{}", text(&out.stderr));
+    // Likewise `empty` with a value.
+    let rules = std::fs::read_to_string(format!("{ENGINE_RULES}/engine/empty.rules")).unwrap().replace("E [empty];", "E [empty=yes];");
+    std::fs::write(dir.join("engine/empty.rules"), rules).unwrap();
+    std::fs::write(dir.join("profiles/empty.toml"), "name = \"empty\"\ndescription = \"x\"\nrules = [\"engine/empty.rules\"]\n").unwrap();
+    let out = run(&["enhance", "--rules", dir.to_str().unwrap(), "--lang", "empty"], b"");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("empty.rules:12:14: error: `empty` has no value"), "{}", text(&out.stderr));
 }
 
 /// A looping rule set costs each sentence it loops on, not the run: each is written with the
@@ -247,9 +366,8 @@ fn case_insensitive_value_tests_fold_ascii_and_other_values() {
     }
 }
 
-/// Lemma tests are answered once per distinct lemma of a thread and kept: whatever lemmas came
-/// before (the same ones tested by other rules, or 70,000 others, past the table's limit), a
-/// sentence is enhanced as on its own.
+/// Whatever lemmas came before on the thread (the same ones tested by other rules, or 70,000
+/// others), a sentence is enhanced as on its own.
 #[test]
 fn lemma_tests_answer_as_alone_after_the_same_and_a_flood_of_other_lemmas() {
     let lemmas = ["want", "Want", "Été", "été", "ÉTÉ", "x1", "_", "wanted"];
@@ -295,20 +413,9 @@ fn lemma_tests_answer_as_alone_after_the_same_and_a_flood_of_other_lemmas() {
     assert_eq!(deps_of("wanted"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:wanted");
 }
 
-/// Only lemma tests get a bit of the lemma table, and equal tests in different rules share one:
-/// English's rules test lemmas with the "marker is a word" class (case and coordination rules),
-/// the two control lists and the relative-pronoun list.
-#[test]
-fn lemma_tests_of_a_rule_set_are_numbered_once_each() {
-    let rule_set = load_ruleset(&RuleSource::embedded(), "en").unwrap_or_else(|e| panic!("{}", e.render()));
-    assert_eq!(Enhancer::new(&rule_set).lemma_tests.len(), 4);
-    let basic = load_ruleset(&RuleSource::embedded(), "basic").unwrap_or_else(|e| panic!("{}", e.render()));
-    assert!(Enhancer::new(&basic).lemma_tests.is_empty());
-}
-
-/// A workspace reused by another rule set forgets the lemmas the first one looked up: a label
-/// made from a lemma is the lemma of this sentence's word, not of the word at the same position
-/// in the sentence enhanced before.
+/// A workspace reused by another rule set reads this sentence's lemmas through that rule set's
+/// `[lemmas]`: a label made from a lemma is the lemma of this sentence's word, not of the word at
+/// the same position in the sentence enhanced before.
 #[test]
 fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
     use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
@@ -316,7 +423,6 @@ fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
     let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
     let load = |name: &str| Enhancer::new(&load_ruleset(&source, name).unwrap_or_else(|e| panic!("{}", e.render())));
     let (tests_lemmas, labels_only) = (load("lemmas"), load("lemma_label"));
-    assert!(labels_only.lemma_tests.is_empty());
     let sentence = |lemma: &str| {
         let text = format!("1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tw\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n");
         Sentence::parse(RawBlock { bytes: text.into_bytes(), first_line: 1, starts_input: true }).unwrap()

@@ -251,8 +251,7 @@ fn every_shipped_template_gives_valid_labels_from_hostile_text() {
                 // edges to their hostile DEPRELs.
                 for shift in 0..7u32 {
                     let mut graph = SentenceGraph::from_basic(&parsed);
-                    let mut lemmas = Lemmas::default();
-                    lemmas.start_sentence(1, &Default::default(), 8);
+                    let lemmas = Lemmas::default();
                     let mut binding = Binding::default();
                     binding.reset(rule.vars.len(), rule.edge_vars.len());
                     for (i, node) in binding.nodes.iter_mut().enumerate() {

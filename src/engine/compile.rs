@@ -5,9 +5,8 @@
 //! specific label, whose two ends bind at once) and then follows edges outward from bound nodes,
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
-use super::lemmas::LemmaTests;
 use petgraph::stable_graph::NodeIndex;
-use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SUBTYPED};
+use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SentenceGraph, SUBTYPED};
 use crate::rules::ast::{
     CheckedPattern, CheckedRule, CheckedValueTest, Depth, Field, FieldTest, Layer, LabelTest, NodeTest, Operand,
     OrderTest, VarId,
@@ -17,12 +16,13 @@ use crate::rules::ast::{
 /// and may produce several candidates, each tried in turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// Bind `var` to each node of the sentence (words and empty nodes).
-    ScanNodes { var: VarId },
+    /// Bind `var` to each node of the sentence (words and empty nodes), or to each empty node
+    /// (`empty`: the variable has the test `[empty]`).
+    ScanNodes { var: VarId, empty: bool },
     /// Bind both ends of edge `edge` (index into the pattern's edges) to each matching edge.
-    /// `relations`: for a basic edge whose label test names its universal relations, only the
-    /// words with one of these relations (bits as in [`relation_bit`]) are candidates.
-    ScanEdges { edge: usize, relations: Option<u64> },
+    /// For a basic edge whose label test narrows its relations ([`RelationFilter::allowed`]),
+    /// only the words with one of them are candidates, from the sentence's relation index.
+    ScanEdges { edge: usize },
     /// `from` is bound: bind `to` along each matching edge out of it.
     FollowOut { edge: usize },
     /// `to` is bound: bind `from` along each matching edge into it.
@@ -182,9 +182,9 @@ pub struct NodeChecks {
 /// How the matcher runs one field test of a pattern node.
 #[derive(Clone, Debug)]
 pub enum FieldCheck {
-    /// A lemma test answered once per interned lemma and kept as bit `bit`
-    /// ([`super::lemmas::Lemmas`]); without a bit, evaluated on the lemma each time.
-    Lemma { bit: Option<u8>, test: CheckedValueTest, negated: bool },
+    /// A lemma test, read through [`super::lemmas::Lemmas`] (which knows a word without a
+    /// lemma's stand-in).
+    Lemma { test: CheckedValueTest, negated: bool },
     /// Any other test, run on the field's text.
     Text(FieldTest),
 }
@@ -200,19 +200,44 @@ pub struct EdgeInfo {
     pub filter: RelationFilter,
 }
 
-/// Groups of universal relations of which the sentence's basic tree must contain at least one
-/// each, and likewise groups of UPOS tags, for the rule to possibly match. Lets the engine skip
-/// most rules per sentence without trying them.
+/// What a sentence graph holds, as far as anchors ask ([`Anchor::admits`]): read once per round.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kinds {
+    /// Universal relations of the basic tree (bits as in [`relation_bit`]).
+    pub basic: u64,
+    /// UPOS tags of the words (bits as in [`upos_bit`]).
+    pub upos: u32,
+    /// Universal relations the enhanced graph's edges may have (a superset of those it has).
+    pub enhanced: u64,
+    /// Whether the graph has empty nodes.
+    pub empty: bool,
+}
+
+impl Kinds {
+    pub fn of(graph: &crate::graph::SentenceGraph) -> Kinds {
+        Kinds {
+            basic: graph.basic_relations(),
+            upos: graph.upos_tags(),
+            enhanced: graph.enhanced_relations(),
+            empty: graph.petgraph().node_count() > graph.word_count() as usize + 1,
+        }
+    }
+}
+
+/// The one answer to "can this pattern match in this graph?", read from the pattern once:
+/// groups of basic relations of which the basic tree must have at least one each, likewise
+/// groups of UPOS tags, and groups of relations of which the enhanced graph must have an edge
+/// each, and an empty node if a node of the pattern is one (`[empty]`). The engine checks it
+/// for every rule in every round, and skips most rules of most sentences without trying them.
 ///
-/// Every rule's anchor is checked for every sentence, so groups sit in small fixed arrays. A
-/// pattern with more groups keeps the first [`ANCHOR_GROUPS`]: the anchor stays a necessary
-/// condition, only a weaker one.
+/// Groups sit in small fixed arrays. A pattern with more groups keeps the first
+/// [`ANCHOR_GROUPS`]: the anchor stays a necessary condition, only a weaker one.
 #[derive(Clone, Debug, Default)]
 pub struct Anchor {
     relation_groups: Groups<u64>,
     upos_groups: Groups<u32>,
-    /// Likewise for the enhanced graph: relations of which it must have an edge each.
     enhanced_groups: Groups<u64>,
+    empty: bool,
 }
 
 const ANCHOR_GROUPS: usize = 4;
@@ -247,9 +272,10 @@ impl GroupBits for u32 {
 }
 
 impl<T: GroupBits> Groups<T> {
+    /// Adds a group (one of all bits asks nothing).
     fn push(&mut self, group: T) {
         let len = usize::from(self.len);
-        if len < ANCHOR_GROUPS && !self.groups[..len].contains(&group) {
+        if len < ANCHOR_GROUPS && group != T::ALL && !self.groups[..len].contains(&group) {
             self.groups[len] = group;
             self.len += 1;
         }
@@ -265,44 +291,18 @@ impl<T: GroupBits> Groups<T> {
 }
 
 impl Anchor {
-    /// Relations of which the basic tree must have one for the anchor to be met (all of them
-    /// when it names none): the first group.
-    pub fn first_relations(&self) -> u64 {
-        self.relation_groups.groups[0]
-    }
-
-    /// Whether the sentence's basic tree can hold a match.
-    pub fn admits(&self, relations: u64, upos: u32) -> bool {
-        self.relation_groups.met(relations) && self.upos_groups.met(upos)
-    }
-
-    /// Whether the enhanced graph, with edges of (at most) these relations, can hold a match.
-    pub fn admits_enhanced(&self, relations: u64) -> bool {
-        self.enhanced_groups.met(relations)
+    /// Whether a graph that holds `kinds` can hold a match.
+    pub fn admits(&self, kinds: Kinds) -> bool {
+        self.relation_groups.met(kinds.basic)
+            && self.upos_groups.met(kinds.upos)
+            && self.enhanced_groups.met(kinds.enhanced)
+            && (kinds.empty || !self.empty)
     }
 }
 
-/// The relation bits a label test can accept, if it is narrow enough to say (else `None`).
-fn label_relations(test: &LabelTest) -> Option<u64> {
-    match test {
-        LabelTest::Exact(label) => Some(relation_bit(label)),
-        LabelTest::Universal(univ) => Some(relation_bit(univ)),
-        LabelTest::Alternatives(options) => options.iter().map(label_relations).try_fold(0, |acc, o| Some(acc | o?)),
-        // Whatever the inner test accepts in full is excluded.
-        LabelTest::Not(inner) => Some(!covered_relations(inner)),
-        _ => None,
-    }
-}
-
-/// Relations all of whose labels pass `test` (`obl:*` covers obl; `obl:tmod` covers nothing).
-fn covered_relations(test: &LabelTest) -> u64 {
-    match test {
-        LabelTest::Any => u64::MAX,
-        LabelTest::Universal(univ) if relation_index(univ) != crate::graph::OTHER_RELATION => relation_bit(univ),
-        LabelTest::Alternatives(options) => options.iter().map(covered_relations).fold(0, |acc, c| acc | c),
-        LabelTest::Not(inner) => label_relations(inner).map_or(0, |r| !r),
-        _ => 0,
-    }
+/// The relations a label test can accept (all when it does not narrow them).
+fn label_relations(test: &LabelTest) -> u64 {
+    RelationFilter::of(test).allowed()
 }
 
 /// The edge variables a label test compares with (`e.label`).
@@ -335,6 +335,8 @@ fn node_cost(tests: Option<&NodeTest>) -> u32 {
         .filter(positive)
         .map(|t| match (&t.field, &t.test) {
             (Field::Form | Field::Lemma, CheckedValueTest::Equals { .. } | CheckedValueTest::InLexicon { .. }) => 5,
+            // Empty nodes are few, and scanned apart from the words.
+            (Field::Empty, _) => 5,
             (Field::Upos | Field::Xpos, CheckedValueTest::Equals { .. }) => 20,
             (Field::Feature(_), CheckedValueTest::Equals { .. }) => 30,
             _ => 60,
@@ -360,15 +362,17 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
         return anchor;
     }
     for edge in pattern.edges.iter().filter(|e| !e.negated) {
-        if let Some(bits) = label_relations(&edge.label) {
-            match edge.layer {
-                Layer::Basic => anchor.relation_groups.push(bits),
-                Layer::Enhanced => anchor.enhanced_groups.push(bits),
-            }
+        let bits = label_relations(&edge.label);
+        match edge.layer {
+            Layer::Basic => anchor.relation_groups.push(bits),
+            Layer::Enhanced => anchor.enhanced_groups.push(bits),
         }
     }
     for node in &pattern.nodes {
-        for test in &node.tests {
+        // An empty node's UPOS need not be any word's (the words' tags are what `Kinds` has).
+        let empty = node.tests.iter().any(|t| t.field == Field::Empty && !t.negated);
+        anchor.empty |= empty;
+        for test in node.tests.iter().filter(|_| !empty) {
             if let (Field::Upos, CheckedValueTest::Equals { values, case_insensitive: false }, false) =
                 (&test.field, &test.test, test.negated)
             {
@@ -381,7 +385,7 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
 
 /// Compiles `pattern`, given the node variables bound before it starts (`bound_before[v]`)
 /// and whether its edge variables are (`edge_vars_before[e]`).
-pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &[bool], lemma_tests: &mut LemmaTests) -> Plan {
+pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &[bool]) -> Plan {
     let mut bound = bound_before.to_vec();
     let mut edge_vars_bound = edge_vars_before.to_vec();
     // An edge whose label compares with an edge variable waits until that variable is bound.
@@ -395,6 +399,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
         })
         .collect();
     let node_test = |v: VarId| pattern.nodes.iter().find(|n| n.var == v);
+    let is_empty = |v: VarId| node_test(v).is_some_and(|n| n.tests.iter().any(|t| t.field == Field::Empty && !t.negated));
     let mut used: Vec<bool> = pattern.edges.iter().map(|e| e.negated).collect();
     let mut done = Done::default();
     let before = done.newly_testable(pattern, &bound);
@@ -443,14 +448,10 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             let best_node = pattern.new_vars.clone().filter(|&v| !bound[v]).min_by_key(|&v| node_cost(node_test(v)));
             match (best_edge, best_node) {
                 (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && scan_cost(e) > 1 => {
-                    Step::ScanNodes { var: v }
+                    Step::ScanNodes { var: v, empty: is_empty(v) }
                 }
-                (Some(e), _) => {
-                    let edge = &pattern.edges[e];
-                    let relations = if edge.layer == Layer::Basic { label_relations(&edge.label) } else { None };
-                    Step::ScanEdges { edge: e, relations }
-                }
-                (None, Some(v)) => Step::ScanNodes { var: v },
+                (Some(e), _) => Step::ScanEdges { edge: e },
+                (None, Some(v)) => Step::ScanNodes { var: v, empty: is_empty(v) },
                 // Only edges still waiting for an edge variable that nothing binds (the checker
                 // rejects that): schedule them anyway rather than drop a pattern edge.
                 (None, None) => match (0..pattern.edges.len()).find(|&e| !used[e]) {
@@ -469,8 +470,8 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             other => other,
         };
         match step {
-            Step::ScanNodes { var } => bound[var] = true,
-            Step::ScanEdges { edge: e, .. }
+            Step::ScanNodes { var, .. } => bound[var] = true,
+            Step::ScanEdges { edge: e }
             | Step::FollowIn { edge: e }
             | Step::FollowOut { edge: e }
             | Step::Connect { edge: e }
@@ -526,8 +527,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
                 .tests
                 .iter()
                 .map(|t| match t.field {
-                    // Through the lemma table, which knows a word without a lemma's stand-in.
-                    Field::Lemma => FieldCheck::Lemma { bit: lemma_tests.register(&t.test), test: t.test.clone(), negated: t.negated },
+                    Field::Lemma => FieldCheck::Lemma { test: t.test.clone(), negated: t.negated },
                     _ => FieldCheck::Text(t.clone()),
                 })
                 .collect(),
@@ -640,106 +640,67 @@ fn order_vars(order: &OrderTest) -> Vec<VarId> {
     }
 }
 
-/// A plan seeded with an added edge for pattern edge `edge`.
+/// A plan seeded with an added edge for pattern edge `edge`: its two ends are bound before the
+/// search starts.
 #[derive(Clone, Debug)]
 pub struct DeltaPlan {
     pub edge: usize,
     pub plan: Plan,
-    /// Label tests the seed's label must pass, checked before any search: the edge's own test,
-    /// and for `=[e.label]=>` the test of the edge that binds `e` (the labels are equal). Only
-    /// tests that do not themselves compare with edge variables.
-    pub seed_tests: Vec<(RelationFilter, LabelTest)>,
-    /// What the basic tree must have around the seed's two ends for the pattern's basic edges
-    /// at those ends to match: checked from the sentence's index before any search.
-    pub seed_basic: Vec<SeedBasic>,
-    /// The edge copies the label of the basic edge between the same two nodes (`e: H -[…]-> N;
-    /// H =[e.label]=> N`): a seed's label must equal that word's DEPREL.
-    pub basic_twin: bool,
-}
-
-/// One end of a seed edge.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SeedEnd {
-    Head,
-    Dependent,
-}
-
-/// A basic edge of the pattern at a seeded node, as a requirement on the basic tree.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SeedBasic {
-    /// The seed's dependent is a basic child of its head, with a relation the filter admits.
-    SameEdge(RelationFilter),
-    /// That end is a word with a basic child of one of these relations.
-    Child(SeedEnd, u64),
-    /// That end is a word whose own basic relation the filter admits.
-    Head(SeedEnd, RelationFilter),
+    /// The anchors of the edge's two ends.
+    pub ends: [NodeAnchor; 2],
 }
 
 impl DeltaPlan {
-    /// Whether an added edge with this label can seed a match.
-    pub fn admits_seed(&self, code: u8, label: &str) -> bool {
-        self.plan.edge_info[self.edge].filter.admits(code)
-            && self.seed_tests.iter().all(|(filter, test)| filter.passes(code, || test.matches(label, &|_| None)))
-    }
-
-    /// Whether an added edge's label can be the copy of a basic label that
-    /// [`DeltaPlan::basic_twin`] asks for (true when the plan asks for none). That the basic edge
-    /// joins the same two words is [`SeedBasic::SameEdge`]'s check in `basic_tree_admits`.
-    pub fn twin_admits(&self, graph: &crate::graph::SentenceGraph, dependent: NodeIndex, label: crate::graph::Label) -> bool {
-        !self.basic_twin || graph.word_of(dependent).is_some_and(|d| d != 0 && graph.basic_label(d) == label)
-    }
-
-    /// Whether the basic tree around an added edge can hold the pattern's basic edges there.
-    pub fn basic_tree_admits(&self, graph: &crate::graph::SentenceGraph, head: NodeIndex, dependent: NodeIndex) -> bool {
-        let word = |end: SeedEnd| graph.word_of(if end == SeedEnd::Head { head } else { dependent });
-        self.seed_basic.iter().all(|need| match *need {
-            SeedBasic::SameEdge(filter) => match (graph.word_of(head), graph.word_of(dependent)) {
-                (Some(h), Some(d)) if d != 0 => graph.basic_head(d) == h && filter.admits(graph.basic_code(d)),
-                _ => false,
-            },
-            SeedBasic::Child(end, relations) => word(end).is_some_and(|w| graph.basic_child_relations(w) & relations != 0),
-            SeedBasic::Head(end, filter) => word(end).is_some_and(|w| w != 0 && filter.admits(graph.basic_code(w))),
-        })
+    /// Whether an added edge from `head` to `dependent` with this [`relation_code`] can seed a
+    /// match: its relation passes the pattern edge's filter, its ends are what the pattern's
+    /// basic edges ask of them, and it is no loop where the pattern edge joins two variables
+    /// (injectivity, which the search does not check for the seeded ends).
+    pub fn admits_seed(&self, graph: &SentenceGraph, head: NodeIndex, dependent: NodeIndex, code: u8) -> bool {
+        let info = &self.plan.edge_info[self.edge];
+        (info.from == info.to || head != dependent)
+            && info.filter.admits(code)
+            && self.ends[0].admits(graph, head)
+            && self.ends[1].admits(graph, dependent)
     }
 }
 
-/// The requirements [`SeedBasic`] of the positive basic edges of `pattern` at the seeded
-/// variables `from` and `to`.
-fn seed_basic(pattern: &CheckedPattern, from: VarId, to: VarId) -> Vec<SeedBasic> {
-    let end = |v: VarId| {
-        if v == from {
-            Some(SeedEnd::Head)
-        } else if v == to {
-            Some(SeedEnd::Dependent)
-        } else {
-            None
-        }
-    };
-    pattern
-        .edges
-        .iter()
-        .filter(|e| e.layer == Layer::Basic && !e.negated && e.from != e.to)
-        .filter_map(|e| {
+/// The anchor of one pattern variable: what the basic tree must hold around a word for the
+/// variable to bind it (its own relation, relations of which it must have a child each), from
+/// the pattern's basic edges. Read where a search starts from nodes bound in advance (the
+/// seeds of later rounds): most seeds are rejected without a search.
+#[derive(Copy, Clone, Debug)]
+pub struct NodeAnchor {
+    /// Filters the word's own relation must pass (`possible` only); `None`: no basic head asked.
+    relation: Option<RelationFilter>,
+    children: Groups<u64>,
+}
+
+impl NodeAnchor {
+    /// The anchor of `var` in `pattern`.
+    pub fn of(pattern: &CheckedPattern, var: VarId) -> NodeAnchor {
+        let mut anchor = NodeAnchor { relation: None, children: Groups::default() };
+        for e in pattern.edges.iter().filter(|e| e.layer == Layer::Basic && !e.negated && e.from != e.to) {
             let filter = RelationFilter::of(&e.label);
-            match (end(e.from), end(e.to)) {
-                // A descent's two ends need not be head and dependent (its first edge leaves
-                // `from`, its last enters `to`: the single-end cases below hold for it too).
-                (Some(_), Some(_)) if e.depth.is_some() => None,
-                (Some(SeedEnd::Head), Some(SeedEnd::Dependent)) => Some(SeedBasic::SameEdge(filter)),
-                (Some(_), Some(_)) => None,
-                (Some(at), None) => Some(SeedBasic::Child(at, filter.allowed())),
-                (None, Some(at)) => Some(SeedBasic::Head(at, filter)),
-                (None, None) => None,
+            if e.to == var {
+                let own = anchor.relation.get_or_insert(RelationFilter::ANY);
+                own.possible = [own.possible[0] & filter.possible[0], own.possible[1] & filter.possible[1]];
             }
-        })
-        .collect()
-}
+            if e.from == var {
+                anchor.children.push(filter.allowed());
+            }
+        }
+        anchor
+    }
 
-/// Whether a label test compares with edge variables (`e.label`).
-fn uses_edge_vars(test: &LabelTest) -> bool {
-    let mut vars = Vec::new();
-    label_edge_vars(test, &mut vars);
-    !vars.is_empty()
+    /// Whether `node` can be bound to the variable (an empty node has no basic edges).
+    pub fn admits(&self, graph: &SentenceGraph, node: NodeIndex) -> bool {
+        if self.relation.is_none() && self.children.len == 0 {
+            return true;
+        }
+        let Some(word) = graph.word_of(node) else { return false };
+        self.relation.is_none_or(|filter| word != 0 && filter.admits(graph.basic_code(word)))
+            && self.children.met(graph.basic_child_relations(word))
+    }
 }
 
 /// A rule ready to run: its plans and what the sentence must contain for it to match.
@@ -748,6 +709,7 @@ pub struct CompiledRule {
     pub rule: CheckedRule,
     pub plan: Plan,
     pub withouts: Vec<Plan>,
+    /// What a graph must hold for the rule to match.
     pub anchor: Anchor,
     /// Relations of enhanced edges whose *removal* can create a match anywhere (edges of
     /// `without` blocks, "no such edge" tests of the match block): the rule is then searched
@@ -762,8 +724,6 @@ pub struct CompiledRule {
     /// two ends bound: later rounds seed it with the edges the previous round added, instead
     /// of searching the whole sentence again (semi-naive evaluation).
     pub delta_plans: Vec<DeltaPlan>,
-    /// Relations an added edge must have to seed one of the delta plans.
-    pub delta_relations: u64,
     /// The rule is searched once per phase, in the first round (no delta plans, nothing that
     /// makes it searched whole again), and that search finds each match once (every edge of
     /// the match block is a basic edge, named, or has a test only one label passes: the
@@ -772,28 +732,35 @@ pub struct CompiledRule {
     pub searched_once: bool,
 }
 
-/// Compiles `rule`; its lemma tests are numbered in `lemma_tests`, shared by a rule set.
-pub fn compile(rule: &CheckedRule, lemma_tests: &mut LemmaTests) -> CompiledRule {
+impl CompiledRule {
+    /// After a round that made `last`, whether the rule must be searched whole rather than
+    /// from the added edges only: new nodes it could scan, or a change to an edge it tests
+    /// negatively (a removed edge can make a `without` block fail anywhere).
+    pub fn must_search_whole(&self, last: &super::rewrite::Changes) -> bool {
+        (last.nodes && self.scans_nodes)
+            || last.removed & self.removal_sensitive != 0
+            || last.added_relations & self.addition_sensitive != 0
+    }
+}
+
+/// Compiles `rule`.
+pub fn compile(rule: &CheckedRule) -> CompiledRule {
     let var_count = rule.vars.len();
     let mut bound = vec![false; var_count];
     let no_edge_vars = vec![false; rule.edge_vars.len()];
-    let mut plan = plan(&rule.pattern, &bound, &no_edge_vars, lemma_tests);
+    let mut plan = plan(&rule.pattern, &bound, &no_edge_vars);
     plan.nearest = nearest_steps(&plan, &rule.withouts);
     for v in rule.pattern.new_vars.clone() {
         bound[v] = true;
     }
     // Edge variables are all bound by the match block.
     let all_edge_vars = vec![true; rule.edge_vars.len()];
-    let withouts: Vec<Plan> = rule.withouts.iter().map(|w| self::plan(w, &bound, &all_edge_vars, lemma_tests)).collect();
+    let withouts: Vec<Plan> = rule.withouts.iter().map(|w| self::plan(w, &bound, &all_edge_vars)).collect();
     let anchor = anchor_of(&rule.pattern);
     let relations_of = |e: &crate::rules::ast::EdgeTest| match &e.label {
         // The same label as a matched edge: that edge's own test says which relations.
-        LabelTest::SameLabel(v) => rule
-            .edge_vars
-            .get(*v)
-            .and_then(|info| label_relations(&rule.pattern.edges[info.edge].label))
-            .unwrap_or(u64::MAX),
-        other => label_relations(other).unwrap_or(u64::MAX),
+        LabelTest::SameLabel(v) => rule.edge_vars.get(*v).map_or(u64::MAX, |info| label_relations(&rule.pattern.edges[info.edge].label)),
+        other => label_relations(other),
     };
     let without_edges = || withouts.iter().flat_map(|p| p.pattern.edges.iter()).filter(|e| e.layer == Layer::Enhanced);
     let removal_sensitive = without_edges()
@@ -814,29 +781,12 @@ pub fn compile(rule: &CheckedRule, lemma_tests: &mut LemmaTests) -> CompiledRule
             let mut seeded = vec![false; var_count];
             seeded[e.from] = true;
             seeded[e.to] = true;
-            let same_as = match &e.label {
-                LabelTest::SameLabel(v) => rule.edge_vars.get(*v).map(|info| &rule.pattern.edges[info.edge].label),
-                _ => None,
-            };
-            let seed_tests = std::iter::once(&e.label)
-                .chain(same_as)
-                .filter(|test| !uses_edge_vars(test))
-                .map(|test| (RelationFilter::of(test), test.clone()))
-                .collect();
-            let seed_basic = seed_basic(&rule.pattern, e.from, e.to);
-            let basic_twin = matches!(&e.label, LabelTest::SameLabel(v) if rule.edge_vars.get(*v).is_some_and(|info| {
-                let twin = &rule.pattern.edges[info.edge];
-                twin.layer == Layer::Basic && !twin.negated && (twin.from, twin.to) == (e.from, e.to)
-            }));
-            let mut plan = self::plan(&rule.pattern, &seeded, &no_edge_vars, lemma_tests);
+            let mut plan = self::plan(&rule.pattern, &seeded, &no_edge_vars);
             plan.nearest = nearest_steps(&plan, &rule.withouts);
-            DeltaPlan { edge: i, plan, seed_tests, seed_basic, basic_twin }
+            let ends = [NodeAnchor::of(&rule.pattern, e.from), NodeAnchor::of(&rule.pattern, e.to)];
+            DeltaPlan { edge: i, plan, ends }
         })
         .collect::<Vec<_>>();
-    let delta_relations = delta_plans
-        .iter()
-        .map(|d| d.seed_tests.iter().fold(d.plan.edge_info[d.edge].filter.allowed(), |acc, (f, _)| acc & f.allowed()))
-        .fold(0, |acc, bits| acc | bits);
     let unique_matches = rule.pattern.edges.iter().filter(|e| !e.negated).all(|e| {
         e.layer == Layer::Basic || e.var.is_some() || matches!(e.label, LabelTest::Exact(_) | LabelTest::SameLabel(_))
     });
@@ -851,7 +801,6 @@ pub fn compile(rule: &CheckedRule, lemma_tests: &mut LemmaTests) -> CompiledRule
         addition_sensitive,
         scans_nodes,
         delta_plans,
-        delta_relations,
         searched_once,
     }
 }

@@ -40,11 +40,10 @@ impl Enhancer {
         }
         let sentence = Sentence::parse(block).map_err(|e| format!("example line {}: {}", e.1.line, e.1.message))?;
         let mut graph = SentenceGraph::from_basic(&sentence);
-        let phase = self.rules[rule].rule.phase.clone();
         let limits = super::Limits { steps: super::STEPS_FLOOR, ..super::Limits::of(&graph) };
         let mut workspace = super::Workspace::default();
-        self.prepare(&graph, &mut workspace);
-        self.run_phase(&mut graph, &phase, &[rule], &mut 0, limits, &mut workspace).map_err(|e| e.to_string())?;
+        self.prepare(&mut workspace);
+        self.run_phase(&mut graph, &[rule], &mut 0, limits, &mut workspace).map_err(|e| e.to_string())?;
         let mut layer = EnhancedLayer::default();
         graph.write_layer(&mut layer);
         let mut out = Vec::new();

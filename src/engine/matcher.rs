@@ -92,7 +92,7 @@ impl Binding {
 
 /// Calls `found` for each complete match of `plan` extending `binding`, until it returns false.
 /// `withouts` are checked on each complete match (a match of any of them rejects it). Lemma
-/// tests read and fill `lemmas`.
+/// tests read `lemmas`.
 pub fn search(
     graph: &SentenceGraph,
     lemmas: &mut Lemmas,
@@ -153,8 +153,10 @@ impl Search<'_, '_> {
             return (self.found)(self.binding);
         };
         match *current {
-            Step::ScanNodes { var } => {
-                for node in graph.nodes() {
+            Step::ScanNodes { var, empty } => {
+                // Empty nodes come after the words.
+                let skip = if empty { graph.word_count() as usize } else { 0 };
+                for node in graph.nodes().skip(skip) {
                     if self.binding.is_used(node) {
                         continue;
                     }
@@ -168,19 +170,18 @@ impl Search<'_, '_> {
                 }
                 true
             }
-            Step::ScanEdges { edge, relations } => {
+            Step::ScanEdges { edge } => {
                 let info = plan.edge_info[edge];
-                let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
-                match relations {
+                let filter = info.filter;
+                if info.basic && filter.allowed() != u64::MAX {
                     // The relation index gives exactly the words with these relations.
-                    Some(bits) if info.basic => {
-                        let filter = info.filter;
-                        graph
-                            .words_with_relations(bits & filter.allowed())
-                            .filter(|&dependent| filter.admits(graph.basic_code(dependent)))
-                            .all(|dependent| self.try_edge(index, edge, basic_edge(graph, dependent)))
-                    }
-                    _ => each_edge(graph, layer, None, None, info.filter, &mut |candidate| self.try_edge(index, edge, candidate)),
+                    graph
+                        .words_with_relations(filter.allowed())
+                        .filter(|&dependent| filter.admits(graph.basic_code(dependent)))
+                        .all(|dependent| self.try_edge(index, edge, basic_edge(graph, dependent)))
+                } else {
+                    let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
+                    each_edge(graph, layer, None, None, filter, &mut |candidate| self.try_edge(index, edge, candidate))
                 }
             }
             // (An anchor not bound yet leaves the step to the general ones below.)
@@ -397,8 +398,7 @@ fn passes(graph: &SentenceGraph, lemmas: &mut Lemmas, plan: &Plan, filters: &sup
         let node_tests = &plan.node_tests[i];
         let node = binding.node(node_tests.var);
         node_tests.checks.iter().all(|check| match check {
-            FieldCheck::Lemma { bit: Some(bit), test, negated } => lemmas.holds(graph, node, *bit, test) != *negated,
-            FieldCheck::Lemma { bit: None, test, negated } => lemmas.passes(graph, node, test) != *negated,
+            FieldCheck::Lemma { test, negated } => lemmas.passes(graph, node, test) != *negated,
             FieldCheck::Text(test) => field_test(graph, node, test),
         })
     }) && filters.absent_edges.iter().all(|&i| {
@@ -423,6 +423,8 @@ pub fn field_value<'s>(graph: &SentenceGraph<'s>, node: NodeIndex, field: &Field
         Field::Feature(name) => feature_value(graph.column(node, FEATS), name),
         Field::Misc(None) => column(MISC),
         Field::Misc(Some(key)) => feature_value(graph.column(node, MISC), key),
+        // Present (any value) on an empty node only.
+        Field::Empty => graph.word_of(node).is_none().then_some(""),
     }
 }
 

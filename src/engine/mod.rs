@@ -18,8 +18,7 @@ use crate::conllu::{EnhancedLayer, Sentence};
 use crate::graph::{GraphBuffers, Origin, SentenceGraph};
 use crate::rules::ast::RuleSet;
 use compile::CompiledRule;
-use lemmas::{LemmaTests, Lemmas};
-use std::sync::atomic::{AtomicU64, Ordering};
+use lemmas::Lemmas;
 use matcher::Binding;
 use std::ops::Range;
 
@@ -70,63 +69,22 @@ pub struct Enhancer {
     pub rules: Vec<CompiledRule>,
     /// Phase name and its rules (a range of `rules`), in execution order.
     pub phases: Vec<(String, Range<usize>)>,
-    /// For each phase, relations of which a sentence's basic tree needs one for any rule of
-    /// the phase to be tried: most phases of a short sentence are skipped with one test.
-    phase_relations: Vec<u64>,
+    /// The rules run to one fixpoint, in execution order: a phase's, or a group's (phases of a
+    /// group are adjacent).
+    stages: Vec<Range<usize>>,
     pub profile: String,
     /// Search every rule whole in every round, not from the edges the last round added. Slower,
     /// same result: the reference the semi-naive rounds are tested against.
     pub exhaustive_rounds: bool,
-    /// `gates[r]`: what the scheduler reads of rule `r` in every round, packed together (a
-    /// compiled rule is large, and reading these from it costs cache misses).
-    gates: Vec<Gate>,
-    /// The lemma tests of the rules, each answered once per distinct lemma.
-    pub lemma_tests: LemmaTests,
-    /// Tells this enhancer's workspaces apart from another's: their lemma tables hold answers
-    /// to this enhancer's lemma tests.
-    id: u64,
     /// The lemmas of forms, for words without a lemma (the lexicons' `[lemmas]`).
     form_lemmas: std::sync::Arc<crate::rules::lexicon::FormLemmas>,
-}
-
-/// Ids of enhancers made so far.
-static ENHANCERS: AtomicU64 = AtomicU64::new(0);
-
-#[derive(Debug, Clone)]
-struct Gate {
-    anchor: compile::Anchor,
-    removal_sensitive: u64,
-    addition_sensitive: u64,
-    delta_relations: u64,
-    scans_nodes: bool,
-    searched_once: bool,
-}
-
-impl Gate {
-    fn of(rule: &CompiledRule) -> Gate {
-        Gate {
-            anchor: rule.anchor.clone(),
-            removal_sensitive: rule.removal_sensitive,
-            addition_sensitive: rule.addition_sensitive,
-            delta_relations: rule.delta_relations,
-            scans_nodes: rule.scans_nodes,
-            searched_once: rule.searched_once,
-        }
-    }
-
-    /// After a round that made `last`, whether the rule must be searched whole rather than
-    /// from the added edges only: new nodes it could scan, or a change to an edge it tests
-    /// negatively (a removed edge can make a `without` block fail anywhere).
-    fn must_search_whole(&self, last: &rewrite::Changes) -> bool {
-        (last.nodes && self.scans_nodes)
-            || last.removed & self.removal_sensitive != 0
-            || last.added_relations & self.addition_sensitive != 0
-    }
 }
 
 /// Buffers a thread reuses from sentence to sentence while enhancing.
 #[derive(Debug, Default)]
 pub struct Workspace {
+    /// The rules of the current phase whose anchor admits the sentence's basic tree.
+    candidates: Vec<usize>,
     /// Matches already applied in the current phase (a rule fires once per match).
     fired: rewrite::Fired,
     /// Matches found in the current round (the first `match_count`), applied after the
@@ -139,10 +97,8 @@ pub struct Workspace {
     binding: Binding,
     /// The sentence graph's allocations.
     graph: GraphBuffers,
-    /// The thread's interned lemmas.
+    /// Reads lemmas, and the stand-ins of missing ones.
     lemmas: Lemmas,
-    /// The rules of the current phase whose anchor the sentence's basic tree admits.
-    candidates: Vec<usize>,
     /// What the current round changes, and what the previous one changed.
     changes: rewrite::Changes,
     last: rewrite::Changes,
@@ -199,25 +155,22 @@ impl Enhancer {
     pub fn new(rule_set: &RuleSet) -> Self {
         let mut rules = Vec::new();
         let mut phases = Vec::new();
-        let mut lemma_tests = LemmaTests::default();
+        let mut stages: Vec<Range<usize>> = Vec::new();
         for phase in &rule_set.phases {
             let start = rules.len();
-            rules.extend(phase.rules.iter().map(|rule| compile::compile(rule, &mut lemma_tests)));
+            rules.extend(phase.rules.iter().map(compile::compile));
             phases.push((phase.name.clone(), start..rules.len()));
+            match stages.last_mut() {
+                Some(stage) if phase.joined => stage.end = rules.len(),
+                _ => stages.push(start..rules.len()),
+            }
         }
-        let gates: Vec<Gate> = rules.iter().map(Gate::of).collect();
-        let phase_relations =
-            phases.iter().map(|(_, range)| gates[range.clone()].iter().fold(0, |bits, g| bits | g.anchor.first_relations())).collect();
-        let id = ENHANCERS.fetch_add(1, Ordering::Relaxed) + 1;
         Enhancer {
             rules,
             phases,
-            phase_relations,
+            stages,
             profile: rule_set.profile.clone(),
             exhaustive_rounds: false,
-            gates,
-            lemma_tests,
-            id,
             form_lemmas: std::sync::Arc::clone(&rule_set.lexicons.form_lemmas),
         }
     }
@@ -257,21 +210,20 @@ impl Enhancer {
     }
 
     fn run_with(&self, graph: &mut SentenceGraph, workspace: &mut Workspace) -> Result<(), StepLimitError> {
-        let (relations, upos) = (graph.basic_relations(), graph.upos_tags());
         let limits = Limits::of(graph);
-        self.prepare(graph, workspace);
+        self.prepare(workspace);
         let mut steps = 0;
+        // Before a phase's rounds, its rules are told what the basic tree holds (the enhanced
+        // graph may hold anything by the time they run): a rule the sentence cannot match is
+        // not tried in any round, and a phase without such rules is skipped.
+        let sentence = compile::Kinds { enhanced: u64::MAX, empty: true, ..compile::Kinds::of(graph) };
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
-        for ((name, range), &needed) in self.phases.iter().zip(&self.phase_relations) {
-            // (A sentence with no relation at all, i.e. no word, is left to the rules' anchors.)
-            if relations & needed == 0 && relations != 0 {
-                continue;
-            }
+        for stage in &self.stages {
             candidates.clear();
-            candidates.extend(range.clone().filter(|&r| self.gates[r].anchor.admits(relations, upos)));
+            candidates.extend(stage.clone().filter(|&r| self.rules[r].anchor.admits(sentence)));
             if !candidates.is_empty() {
-                result = self.run_phase(graph, name, &candidates, &mut steps, limits, workspace);
+                result = self.run_phase(graph, &candidates, &mut steps, limits, workspace);
                 if result.is_err() {
                     break;
                 }
@@ -282,21 +234,16 @@ impl Enhancer {
     }
 
     /// Readies `workspace` for `graph`'s sentence, before its first phase runs.
-    pub fn prepare(&self, graph: &SentenceGraph, workspace: &mut Workspace) {
-        // Without lemma tests no node's lemma is interned: there is nothing to forget, unless
-        // the workspace served another rule set before (whose `[lemmas]` labels must not read).
-        if !self.lemma_tests.is_empty() || workspace.lemmas.has_nodes() || !workspace.lemmas.serves(self.id) {
-            workspace.lemmas.start_sentence(self.id, &self.form_lemmas, graph.word_count() as usize + 1);
-        }
+    pub fn prepare(&self, workspace: &mut Workspace) {
+        workspace.lemmas.start(&self.form_lemmas);
     }
 
-    /// Runs the given rules (indices into `rules`) to a fixpoint, in a `workspace` made ready
+    /// Runs the given rules (indices into `rules`: a phase's, or a group's) to one fixpoint, in a `workspace` made ready
     /// for the sentence ([`Enhancer::prepare`]). `steps` counts the rule applications of the
     /// sentence so far.
     pub fn run_phase(
         &self,
         graph: &mut SentenceGraph,
-        phase: &str,
         rules: &[usize],
         steps: &mut usize,
         limits: Limits,
@@ -304,6 +251,7 @@ impl Enhancer {
     ) -> Result<(), StepLimitError> {
         let runaway = |r: usize, limit: Limit| {
             let rule = &self.rules[r].rule;
+            let phase = self.phases.iter().find(|(_, range)| range.contains(&r)).map_or("", |(name, _)| name);
             StepLimitError {
                 rule: rule.name.clone(),
                 location: format!("{}:{}", rule.path, rule.span.line),
@@ -317,30 +265,29 @@ impl Enhancer {
             fired.clear();
         }
         let mut first_round = true;
-        changes.seeds = !self.exhaustive_rounds && rules.iter().any(|&r| self.gates[r].delta_relations != 0);
+        changes.seeds = !self.exhaustive_rounds && rules.iter().any(|&r| !self.rules[r].delta_plans.is_empty());
         last.seeds = changes.seeds;
         loop {
             *match_count = 0;
             // Every match found is applied: finding more than the steps left is a runaway, found
             // before the matches fill memory.
             let over_limit = std::cell::Cell::new(None);
-            let enhanced = graph.enhanced_relations();
+            let kinds = compile::Kinds::of(graph);
             for &r in rules {
-                let gate = &self.gates[r];
-                if !gate.anchor.admits_enhanced(enhanced) {
-                    continue;
-                }
-                let search_whole = first_round || self.exhaustive_rounds || gate.must_search_whole(last);
-                if !search_whole && gate.delta_relations & last.added_relations == 0 {
-                    continue;
-                }
                 let compiled = &self.rules[r];
+                if !compiled.anchor.admits(kinds) {
+                    continue;
+                }
+                let search_whole = first_round || self.exhaustive_rounds || compiled.must_search_whole(last);
+                if !search_whole && compiled.delta_plans.is_empty() {
+                    continue;
+                }
                 let rule = &compiled.rule;
                 let match_vars = rule.pattern.new_vars.end;
                 binding.reset(rule.vars.len(), rule.edge_vars.len());
                 let graph: &SentenceGraph = graph;
                 // A rule searched once per phase finds each match once: nothing to record.
-                let record = self.exhaustive_rounds || !gate.searched_once;
+                let record = self.exhaustive_rounds || !compiled.searched_once;
                 let mut found = |b: &Binding| {
                     if *steps + *match_count >= limits.steps {
                         over_limit.set(Some(r));
@@ -369,12 +316,7 @@ impl Enhancer {
                     let (test, plan) = (&rule.pattern.edges[delta.edge], &delta.plan);
                     for added in &last.added {
                         let (head, dependent) = (added.head, added.dependent);
-                        let distinct = test.from != test.to;
-                        if (distinct && head == dependent)
-                            || !delta.twin_admits(graph, dependent, added.label)
-                            || !delta.admits_seed(added.code, graph.label_text(added.label))
-                            || !delta.basic_tree_admits(graph, head, dependent)
-                        {
+                        if !delta.admits_seed(graph, head, dependent, added.code) {
                             continue;
                         }
                         binding.nodes[test.from] = Some(head);

@@ -149,6 +149,8 @@ pub enum Field {
     Feature(String),
     /// `misc` alone: the whole MISC column; `misc.Key`: the value of attribute `Key` in MISC.
     Misc(Option<String>),
+    /// `empty`: whether the node is an empty node (presence only: `[empty]`, `[!empty]`).
+    Empty,
 }
 
 impl fmt::Display for Field {
@@ -161,6 +163,7 @@ impl fmt::Display for Field {
             Field::Feature(name) => f.write_str(name),
             Field::Misc(None) => f.write_str("misc"),
             Field::Misc(Some(key)) => write!(f, "misc.{key}"),
+            Field::Empty => f.write_str("empty"),
         }
     }
 }
@@ -545,6 +548,9 @@ impl RuleSet {
 pub struct Phase {
     pub name: String,
     pub rules: Vec<CheckedRule>,
+    /// The phase runs to one fixpoint with the phase before it (a group of the profile's
+    /// `phases`): the rules of both are searched in every round.
+    pub joined: bool,
 }
 
 /// A rule with variables resolved to indices and settings substituted.

@@ -91,11 +91,16 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
             diagnostics,
         });
     }
+    // A phase of a group after its first runs with the phases before it (a profile that lists
+    // its phases lists each once: `order` is that list).
+    let joined = |i: usize| profile.phase_groups.iter().any(|g| g.start < i && g.contains(&i));
     let mut phases: Vec<Phase> = order
         .into_iter()
-        .map(|name| Phase {
+        .enumerate()
+        .map(|(i, name)| Phase {
             name,
             rules: Vec::new(),
+            joined: joined(i),
         })
         .collect();
     for rule in rules {

@@ -804,6 +804,10 @@ impl<'s> Builder<'s> {
         let field_pair = field?;
         let field_span = self.span(&field_pair);
         let field = self.field(field_pair)?;
+        if field == Field::Empty && kind != R::presence_constraint {
+            self.error(span, "`empty` has no value: write `[empty]` (an empty node) or `[!empty]` (a word)".to_string());
+            return None;
+        }
         Some(Constraint {
             field,
             test: test?,
@@ -826,6 +830,7 @@ impl<'s> Builder<'s> {
             "upos" | "UPOS" => Some(Field::Upos),
             "xpos" | "XPOS" => Some(Field::Xpos),
             "misc" | "MISC" => return Some(Field::Misc(key)),
+            "empty" => Some(Field::Empty),
             _ => None,
         };
         if key.is_some() {
@@ -847,11 +852,11 @@ impl<'s> Builder<'s> {
             return Some(Field::Feature(name.to_string()));
         }
         let mut diagnostic = Diagnostic::error(span, format!("unknown field `{name}`"));
-        let known = ["form", "lemma", "upos", "xpos", "misc"];
+        let known = ["form", "lemma", "upos", "xpos", "misc", "empty"];
         diagnostic = match super::check::closest(name, known.iter().copied()) {
             Some(suggestion) => diagnostic.with_note(format!("did you mean `{suggestion}`?")),
             None => diagnostic.with_note(
-                "fields are form, lemma, upos, xpos, misc, misc.Key, or a feature such as Case",
+                "fields are form, lemma, upos, xpos, misc, misc.Key, empty, or a feature such as Case",
             ),
         };
         self.errors.push(diagnostic);

@@ -26,7 +26,8 @@
 //! Phase order: `phases` if the profile (or its nearest ancestor) lists them — then every phase
 //! used by a rule must be listed, and phases not listed are an error; otherwise the order in which
 //! phases first appear in the rule files, taken in the order of `rules` (files matched by one glob
-//! sorted by path).
+//! sorted by path). An entry of `phases` may be a list of phases, a *group* run to one common
+//! fixpoint (`phases = ["case", ["control", "coordination"], "relative"]`).
 
 use super::ast::{FileId, Span};
 use super::diagnostic::Diagnostic;
@@ -167,13 +168,21 @@ struct RawProfile {
     extends: Option<Spanned<String>>,
     #[serde(default)]
     rules: Vec<Spanned<String>>,
-    phases: Option<Vec<Spanned<String>>>,
+    phases: Option<Vec<Spanned<RawPhase>>>,
     #[serde(default)]
     lexicons: Vec<Spanned<String>>,
     #[serde(default)]
     features: Vec<Spanned<String>>,
     #[serde(default)]
     settings: RawSettings,
+}
+
+/// An entry of `phases`: a phase, or a group of phases run to one fixpoint.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawPhase {
+    One(String),
+    Group(Vec<String>),
 }
 
 #[derive(Deserialize, Default)]
@@ -207,8 +216,11 @@ pub struct Profile {
     pub chain: Vec<String>,
     /// Rule-file globs relative to `rules/`, ancestors' first.
     pub rules: Vec<Located>,
-    /// Explicit phase order, from the nearest profile that lists one.
+    /// Explicit phase order, from the nearest profile that lists one (groups flattened).
     pub phases: Option<Vec<Located>>,
+    /// Groups of `phases` run to one common fixpoint: ranges of indices into `phases`, each of
+    /// two phases or more.
+    pub phase_groups: Vec<std::ops::Range<usize>>,
     /// Lexicon names, ancestors' first, without repeats.
     pub lexicons: Vec<Located>,
     /// Language-specific feature names rules may test, ancestors' first, without repeats.
@@ -432,6 +444,7 @@ pub fn load_profile(
     let mut lexicons: Vec<Located> = Vec::new();
     let mut features: Vec<Located> = Vec::new();
     let mut phases = None;
+    let mut phase_groups = Vec::new();
     // Apply ancestors first so that nearer profiles override.
     for (_, raw, file) in chain.iter().rev() {
         rules.extend(raw.rules.iter().map(|r| located(*file, r, sources)));
@@ -452,7 +465,23 @@ pub fn load_profile(
             }
         }
         if let Some(list) = &raw.phases {
-            phases = Some(list.iter().map(|p| located(*file, p, sources)).collect());
+            let mut flat: Vec<Located> = Vec::new();
+            phase_groups.clear();
+            for entry in list {
+                let span = sources.span(*file, entry.span().start, entry.span().end);
+                match entry.get_ref() {
+                    RawPhase::One(name) => flat.push(Located { text: name.clone(), span }),
+                    RawPhase::Group(names) => {
+                        if names.len() < 2 {
+                            errors.push(Diagnostic::error(span, "a group of phases lists two phases or more (a phase alone is written without brackets)"));
+                        }
+                        let start = flat.len();
+                        flat.extend(names.iter().map(|name| Located { text: name.clone(), span }));
+                        phase_groups.push(start..flat.len());
+                    }
+                }
+            }
+            phases = Some(flat);
         }
         let s = &raw.settings;
         if let Some(v) = s.case_feature {
@@ -502,6 +531,7 @@ pub fn load_profile(
         chain: chain.iter().map(|(n, _, _)| n.clone()).collect(),
         rules,
         phases,
+        phase_groups,
         lexicons,
         features,
         settings,
