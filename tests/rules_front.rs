@@ -903,3 +903,112 @@ fn profiles_disable_rules_by_name() {
     assert!(rendered.contains("`disable` names `drop_mee`, which is no rule of this profile"), "{rendered}");
     snapshot!("settings_disable_unknown", rendered);
 }
+
+// ---- profile lists in patterns (@profile.NAME) ---------------------------------------------
+
+/// The embedded vocabulary plus a relation list `rels` and a text list `words`.
+fn vocabulary_with_lists() -> String {
+    own_vocabulary("case = \"x\"\n")
+        + "\n[settings.rels]\ntype = \"list\"\nitems = \"relation\"\ndefault = [\"obj\"]\ndoc = \"x\"\n"
+        + "\n[settings.words]\ntype = \"list\"\ndefault = [\"in\"]\ndoc = \"x\"\n"
+}
+
+/// The DEPS column of an enhanced sentence, one entry per word.
+fn deps_of(conllu: &str) -> Vec<String> {
+    conllu.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).map(|l| l.split('\t').nth(8).unwrap().to_string()).collect()
+}
+
+/// `-[@profile.rels]->` and `lemma in @profile.words` are the profile's lists, resolved when it
+/// is loaded to a plain alternation and a word set.
+#[test]
+fn profile_lists_stand_in_patterns() {
+    use eudify::rules::ast::LabelTest;
+    let rules = "phase one\nrule r {\n  match { H -[@profile.rels]-> N;  N -[case]-> C;  C [lemma in @profile.words]; }\n  do { add H =[dep]=> N; }\n}\n";
+    let vocabulary = vocabulary_with_lists();
+    let tree = folder(
+        "profile_lists",
+        rules,
+        &[
+            ("rules/vocabulary.toml", &vocabulary),
+            (
+                "rules/profiles/yy.toml",
+                "name = \"yy\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n[settings]\nrels = [\"obl:*\", \"nmod:poss\"]\nwords = [\"on\", \"in\"]\n",
+            ),
+        ],
+    );
+    let yy = load_ruleset(&tree.source(), "yy").unwrap_or_else(|e| panic!("{}", tree.render(&e)));
+    let rule = yy.rules().next().unwrap();
+    match &rule.pattern.edges[0].label {
+        LabelTest::Alternatives(options) => assert!(
+            matches!(&options[..], [LabelTest::Universal(u), LabelTest::Exact(e)] if u == "obl" && e == "nmod:poss"),
+            "{options:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let sentence = "1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tin\tin\tADP\t_\t_\t3\tcase\t_\t_\n3\ttown\ttown\tNOUN\t_\t_\t1\tobl\t_\t_\n4\ton\ton\tADP\t_\t_\t5\tcase\t_\t_\n5\tit\tit\tPRON\t_\t_\t1\tobj\t_\t_\n\n";
+    let dir = tree.0.join("rules");
+    let enhance = |profile: &str| {
+        let enhancer = eudify::Enhancer::for_profile(profile, Some(&dir)).unwrap();
+        deps_of(&enhancer.enhance_str(sentence).unwrap().0)
+    };
+    // xx: the defaults (obj; in): the obj's marker `on` is not listed.
+    assert_eq!(enhance("xx"), ["0:root", "3:case", "1:obl", "5:case", "1:obj"]);
+    // yy: obl with `in` listed.
+    assert_eq!(enhance("yy"), ["0:root", "3:case", "1:dep|1:obl", "5:case", "1:obj"]);
+}
+
+/// An unknown list, a list of the wrong kind, and a setting that is no list.
+#[test]
+fn profile_list_errors() {
+    let rules = "phase one\nrule r {\n  match { H -[@profile.relz]-> N;  H -[@profile.words]-> M;  N [lemma in @profile.rels];  M [upos in @profile.xsubj_label]; }\n  do { add H =[dep]=> N; }\n}\n";
+    let vocabulary = vocabulary_with_lists();
+    let tree = folder("profile_list_errors", rules, &[("rules/vocabulary.toml", &vocabulary)]);
+    let rendered = check_errors(&tree);
+    assert!(rendered.contains("unknown profile setting `relz`"), "{rendered}");
+    assert!(rendered.contains("did you mean `@profile.rels`?"), "{rendered}");
+    assert!(rendered.contains("`@profile.words` is a list of text items, but an edge pattern needs a list of relation items"), "{rendered}");
+    assert!(rendered.contains("`@profile.rels` is a list of relation items, but a node constraint needs a list of text or upos items"), "{rendered}");
+    assert!(rendered.contains("`@profile.xsubj_label` is a string"), "{rendered}");
+    snapshot!("profile_list_errors", rendered);
+}
+
+/// Markers as the treebank writes them: Czech fixed expressions and nominal markers by form,
+/// the Case of a fixed expression's last preposition; English VERB markers by form.
+#[test]
+fn markers_are_spelt_as_the_profile_says() {
+    let czech = "1\tjednal\tjednat\tVERB\t_\t_\t0\troot\t_\t_\n\
+                 2\tna\tna\tADP\t_\tCase=Loc\t4\tcase\t_\t_\n\
+                 3\tzákladě\tzáklad\tNOUN\t_\tCase=Loc\t2\tfixed\t_\t_\n\
+                 4\tzákona\tzákon\tNOUN\t_\tCase=Gen\t1\tobl\t_\t_\n\
+                 5\tVe\tv\tADP\t_\tCase=Loc\t8\tcase\t_\t_\n\
+                 6\tspolupráci\tspolupráce\tNOUN\t_\tCase=Loc\t5\tfixed\t_\t_\n\
+                 7\ts\ts\tADP\t_\tCase=Ins\t5\tfixed\t_\t_\n\
+                 8\tVÚV\tVÚV\tPROPN\t_\t_\t1\tobl\t_\t_\n\
+                 9\tvlivem\tvliv\tNOUN\t_\tCase=Ins\t10\tcase\t_\t_\n\
+                 10\tdeště\tdéšť\tNOUN\t_\tCase=Gen\t1\tobl\t_\t_\n\
+                 11\tve\tv\tADP\t_\tCase=Loc\t12\tcase\t_\t_\n\
+                 12\tměstě\tměsto\tNOUN\t_\tCase=Loc\t1\tobl\t_\t_\n\n";
+    let enhance = |profile: &str, text: &str| {
+        deps_of(&eudify::Enhancer::for_profile(profile, None).unwrap().enhance_str(text).unwrap().0)
+    };
+    let cs = enhance("cs", czech);
+    assert_eq!(cs[3], "1:obl:na_základě:gen");
+    assert_eq!(cs[7], "1:obl:ve_spolupráci_s:ins");
+    assert_eq!(cs[9], "1:obl:vlivem:gen");
+    assert_eq!(cs[11], "1:obl:v:loc", "a single adposition keeps its lemma");
+    // Lithuanian spells markers by lemma (and takes Case values the same way).
+    let lt = enhance("lt", czech);
+    assert_eq!(lt[3], "1:obl:na_základ:gen");
+    assert_eq!(lt[7], "1:obl:v_spolupráce_s:ins");
+    assert_eq!(lt[9], "1:obl:vliv:gen");
+    let english = "1\titems\titem\tNOUN\t_\t_\t0\troot\t_\t_\n\
+                   2\tincluding\tinclude\tVERB\t_\t_\t3\tcase\t_\t_\n\
+                   3\tbooks\tbook\tNOUN\t_\t_\t1\tnmod\t_\t_\n\
+                   4\tb/c\tbecause\tADP\t_\t_\t6\tcase\t_\t_\n\
+                   5\tof\tof\tADP\t_\t_\t4\tfixed\t_\t_\n\
+                   6\train\train\tNOUN\t_\t_\t1\tnmod\t_\t_\n\n";
+    let en = enhance("en", english);
+    assert_eq!(en[2], "1:nmod:including");
+    assert_eq!(en[5], "1:nmod:because_of");
+    assert_eq!(enhance("it", english)[2], "1:nmod:include");
+}
