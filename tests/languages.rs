@@ -40,8 +40,8 @@ fn the_new_profiles_load_clean_and_mark_case() {
     for name in NEW_PROFILES {
         let rule_set = load_ruleset(&source, name).unwrap_or_else(|e| panic!("{name}: {}", e.render()));
         assert!(rule_set.warnings.is_empty(), "{name}: {} warnings", rule_set.warnings.len());
-        assert!(rule_set.settings.case_feature, "{name}: labels carry the Case value");
-        assert_eq!(rule_set.settings.xsubj_label, "nsubj:xsubj", "{name}");
+        assert!(rule_set.settings.flag("case_feature"), "{name}: labels carry the Case value");
+        assert_eq!(rule_set.settings.text("xsubj_label"), Some("nsubj:xsubj"), "{name}");
         assert_eq!(resolve_profile(&source, name), (name.to_string(), None));
         let (profile, warning) = resolve_profile(&source, &format!("{name}_tb"));
         assert_eq!(profile, name);
@@ -205,7 +205,7 @@ fn the_fallback_table_names_shipped_profiles_consistently() {
             load_ruleset(&source, &row.profile)
                 .unwrap_or_else(|e| panic!("{}: {}", row.profile, e.render()))
                 .settings
-                .case_feature
+                .flag("case_feature")
         });
         if row.case {
             assert!(case, "{code} ({}) has Case in its labels, `{}` does not add it", row.language, row.profile);

@@ -271,7 +271,7 @@ fn rule_sets_resolve_settings_and_phases() {
         phases,
         ["case", "relative", "gapping", "coordination", "coordination_labels", "control", "cleanup"]
     );
-    assert_eq!(en.settings.xsubj_label, "nsubj:xsubj");
+    assert_eq!(en.settings.text("xsubj_label"), Some("nsubj:xsubj"));
     assert!(
         en.rules().any(|r| r.name == "conj_label"),
         "conj_subtype is on for en"
@@ -503,6 +503,14 @@ fn unknown_enhancement_in_annotates_is_an_error() {
     snapshot!("vocabulary_unknown_enhancement_annotates", rendered);
 }
 
+/// The embedded vocabulary with `enhancements` (TOML lines) as its `[enhancements]`.
+fn own_vocabulary(enhancements: &str) -> String {
+    let embedded = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/vocabulary.toml")).unwrap();
+    let start = embedded.find("[enhancements]\n").unwrap() + "[enhancements]\n".len();
+    let end = start + embedded[start..].find("\n\n").unwrap() + 1;
+    format!("{}{enhancements}{}", &embedded[..start], &embedded[end..])
+}
+
 /// The enhancement names are data: a folder's own vocabulary.toml replaces the embedded one.
 #[test]
 fn enhancement_names_come_from_the_vocabulary_file() {
@@ -512,14 +520,14 @@ fn enhancement_names_come_from_the_vocabulary_file() {
     let tree = folder(
         "vocabulary_own_declared",
         rules,
-        &[("rules/vocabulary.toml", "[enhancements]\nmine = \"a test enhancement\"\n")],
+        &[("rules/vocabulary.toml", &own_vocabulary("mine = \"a test enhancement\"\n"))],
     );
     if let Err(e) = check_all(&tree.source()) {
         panic!("{}", tree.render(&e));
     }
     // Without `annotates`, a profile annotates every declared enhancement.
     let set = load_ruleset(&tree.source(), "xx").unwrap();
-    assert_eq!(set.settings.annotates, ["mine"]);
+    assert_eq!(set.settings.list("annotates"), ["mine"]);
     assert!(set.rules().any(|r| r.name == "r"));
 }
 
@@ -772,4 +780,235 @@ fn a_copy_of_rules_alone_uses_the_embedded_lexicons() {
     let error = load_ruleset(&RuleSource::from_dir(&dir).unwrap(), "en").expect_err("no en lexicon");
     assert!(error.render().contains("no lexicon `en`"), "{}", error.render());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- settings as data (rules/vocabulary.toml) -----------------------------------------------
+
+/// The settings table of docs/rule-language.md, rendered from the vocabulary's declarations.
+fn settings_table(vocabulary: &eudify::rules::vocabulary::Vocabulary) -> String {
+    use eudify::rules::profile::SettingValue;
+    let mut out = String::from("| setting | type | default | what it does |\n|---|---|---|---|\n");
+    for (name, decl) in &vocabulary.settings {
+        let kind = match decl.kind {
+            eudify::rules::profile::SettingType::List => format!("list of {}", decl.items.name()),
+            other => other.name().to_string(),
+        };
+        let default = match &decl.default {
+            SettingValue::Bool(b) => b.to_string(),
+            SettingValue::Text(t) => format!("{t:?}"),
+            SettingValue::List(items) => format!("{items:?}"),
+        };
+        out.push_str(&format!("| `{name}` | {kind} | `{default}` | {} |\n", decl.doc.replace('|', "\\|")));
+    }
+    out
+}
+
+/// The docs' list of settings is the vocabulary's: `EUDIFY_UPDATE_DOCS=1 cargo test
+/// settings_are_documented` rewrites it.
+#[test]
+fn settings_are_documented() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rule-language.md");
+    let docs = std::fs::read_to_string(path).unwrap();
+    let begin = "<!-- settings: generated from rules/vocabulary.toml";
+    let end = "<!-- /settings -->";
+    let start = docs.find(begin).expect("the settings markers in docs/rule-language.md");
+    let start = start + docs[start..].find('\n').unwrap() + 1;
+    let stop = docs.find(end).expect("the end marker of the settings table");
+    let table = settings_table(&eudify::rules::vocabulary::Vocabulary::embedded());
+    if docs[start..stop] != table {
+        if std::env::var_os("EUDIFY_UPDATE_DOCS").is_some() {
+            std::fs::write(path, format!("{}{table}{}", &docs[..start], &docs[stop..])).unwrap();
+        } else {
+            panic!(
+                "docs/rule-language.md's settings differ from rules/vocabulary.toml \
+                 (EUDIFY_UPDATE_DOCS=1 cargo test settings_are_documented rewrites them); expected:\n{table}"
+            );
+        }
+    }
+}
+
+/// Every declared setting has its default in a profile that sets nothing, and profiles
+/// override them through `extends`.
+#[test]
+fn settings_take_declared_defaults_and_inherit() {
+    let vocabulary = eudify::rules::vocabulary::Vocabulary::embedded();
+    let universal = load_ruleset(&RuleSource::embedded(), "universal").unwrap();
+    let cs = load_ruleset(&RuleSource::embedded(), "cs").unwrap();
+    assert_eq!(universal.settings.iter().count(), vocabulary.settings.len());
+    for (name, decl) in &vocabulary.settings {
+        assert_eq!(decl.default.kind(), decl.kind, "{name}");
+        assert_eq!(cs.settings.get(name).map(|v| v.kind()), Some(decl.kind), "{name}");
+    }
+    assert!(!universal.settings.flag("conj_root") && cs.settings.flag("conj_root"));
+    assert_eq!(universal.settings.text("xsubj_label"), Some("nsubj"));
+    assert!(universal.settings.flag("case_with_marker"), "the declared default");
+}
+
+/// Unknown settings, wrong types and bad list items in a profile; a vocabulary that declares a
+/// setting wrongly.
+#[test]
+fn setting_errors_are_located() {
+    let rules = "phase one\nrule r when profile.conj_root {\n  match { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n";
+    let tree = folder(
+        "settings_errors",
+        rules,
+        &[(
+            "rules/profiles/xx.toml",
+            "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n[settings]\nconj_rot = true\nxsubj_label = [\"nsubj\"]\nannotates = [\"case\", \"xsubjj\"]\nconj_root = 1\n",
+        )],
+    );
+    let rendered = check_errors(&tree);
+    assert!(rendered.contains("unknown profile setting `conj_rot`"), "{rendered}");
+    assert!(rendered.contains("did you mean `conj_root`?"), "{rendered}");
+    assert!(rendered.contains("setting `xsubj_label` is a string, not a list of strings"), "{rendered}");
+    assert!(rendered.contains("unknown enhancement `xsubjj`"), "{rendered}");
+    snapshot!("settings_profile_errors", rendered);
+
+    let vocabulary = own_vocabulary("mine = \"x\"\n")
+        + "\n[settings.broken]\ntype = \"number\"\ndoc = \"x\"\n\n[settings.no_default]\ntype = \"bool\"\ndoc = \"x\"\n\n[settings.wrong_default]\ntype = \"list\"\nitems = \"relation\"\ndefault = [\"obj\", \"objj\"]\ndoc = \"x\"\n";
+    let tree = folder("settings_vocabulary", rules, &[("rules/vocabulary.toml", &vocabulary)]);
+    let rendered = check_errors(&tree);
+    assert!(rendered.contains("unknown setting type `number`"), "{rendered}");
+    assert!(rendered.contains("setting `no_default` has no `default`"), "{rendered}");
+    assert!(rendered.contains("unknown UD relation `objj`"), "{rendered}");
+    snapshot!("settings_vocabulary_errors", rendered);
+}
+
+/// `disable` switches single rules off, inherited through `extends`; an unknown name is an
+/// error with a did-you-mean.
+#[test]
+fn profiles_disable_rules_by_name() {
+    let rules = "phase one\nrule keep {\n  match { H -[obl]-> N; }\n  do { add H =[dep]=> N; }\n}\nrule drop_me {\n  match { H -[nmod]-> N; }\n  do { add H =[dep]=> N; }\n}\n";
+    let tree = folder(
+        "disable",
+        rules,
+        &[
+            ("rules/profiles/xx.toml", "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\ndisable = [\"drop_me\"]\n"),
+            ("rules/profiles/yy.toml", "name = \"yy\"\ndescription = \"test\"\nextends = \"xx\"\n"),
+            ("rules/profiles/zz.toml", "name = \"zz\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n"),
+        ],
+    );
+    for (profile, has_drop) in [("xx", false), ("yy", false), ("zz", true)] {
+        let set = load_ruleset(&tree.source(), profile).unwrap_or_else(|e| panic!("{}", tree.render(&e)));
+        assert!(set.rules().any(|r| r.name == "keep"), "{profile}");
+        assert_eq!(set.rules().any(|r| r.name == "drop_me"), has_drop, "{profile}");
+        assert_eq!(set.inactive.contains(&"drop_me".to_string()), !has_drop, "{profile}");
+    }
+    let tree = folder(
+        "disable_unknown",
+        rules,
+        &[("rules/profiles/xx.toml", "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\ndisable = [\"drop_mee\"]\n")],
+    );
+    let rendered = check_errors(&tree);
+    assert!(rendered.contains("`disable` names `drop_mee`, which is no rule of this profile"), "{rendered}");
+    snapshot!("settings_disable_unknown", rendered);
+}
+
+// ---- profile lists in patterns (@profile.NAME) ---------------------------------------------
+
+/// The embedded vocabulary plus a relation list `rels` and a text list `words`.
+fn vocabulary_with_lists() -> String {
+    own_vocabulary("case = \"x\"\n")
+        + "\n[settings.rels]\ntype = \"list\"\nitems = \"relation\"\ndefault = [\"obj\"]\ndoc = \"x\"\n"
+        + "\n[settings.words]\ntype = \"list\"\ndefault = [\"in\"]\ndoc = \"x\"\n"
+}
+
+/// The DEPS column of an enhanced sentence, one entry per word.
+fn deps_of(conllu: &str) -> Vec<String> {
+    conllu.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).map(|l| l.split('\t').nth(8).unwrap().to_string()).collect()
+}
+
+/// `-[@profile.rels]->` and `lemma in @profile.words` are the profile's lists, resolved when it
+/// is loaded to a plain alternation and a word set.
+#[test]
+fn profile_lists_stand_in_patterns() {
+    use eudify::rules::ast::LabelTest;
+    let rules = "phase one\nrule r {\n  match { H -[@profile.rels]-> N;  N -[case]-> C;  C [lemma in @profile.words]; }\n  do { add H =[dep]=> N; }\n}\n";
+    let vocabulary = vocabulary_with_lists();
+    let tree = folder(
+        "profile_lists",
+        rules,
+        &[
+            ("rules/vocabulary.toml", &vocabulary),
+            (
+                "rules/profiles/yy.toml",
+                "name = \"yy\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n[settings]\nrels = [\"obl:*\", \"nmod:poss\"]\nwords = [\"on\", \"in\"]\n",
+            ),
+        ],
+    );
+    let yy = load_ruleset(&tree.source(), "yy").unwrap_or_else(|e| panic!("{}", tree.render(&e)));
+    let rule = yy.rules().next().unwrap();
+    match &rule.pattern.edges[0].label {
+        LabelTest::Alternatives(options) => assert!(
+            matches!(&options[..], [LabelTest::Universal(u), LabelTest::Exact(e)] if u == "obl" && e == "nmod:poss"),
+            "{options:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let sentence = "1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tin\tin\tADP\t_\t_\t3\tcase\t_\t_\n3\ttown\ttown\tNOUN\t_\t_\t1\tobl\t_\t_\n4\ton\ton\tADP\t_\t_\t5\tcase\t_\t_\n5\tit\tit\tPRON\t_\t_\t1\tobj\t_\t_\n\n";
+    let dir = tree.0.join("rules");
+    let enhance = |profile: &str| {
+        let enhancer = eudify::Enhancer::for_profile(profile, Some(&dir)).unwrap();
+        deps_of(&enhancer.enhance_str(sentence).unwrap().0)
+    };
+    // xx: the defaults (obj; in): the obj's marker `on` is not listed.
+    assert_eq!(enhance("xx"), ["0:root", "3:case", "1:obl", "5:case", "1:obj"]);
+    // yy: obl with `in` listed.
+    assert_eq!(enhance("yy"), ["0:root", "3:case", "1:dep|1:obl", "5:case", "1:obj"]);
+}
+
+/// An unknown list, a list of the wrong kind, and a setting that is no list.
+#[test]
+fn profile_list_errors() {
+    let rules = "phase one\nrule r {\n  match { H -[@profile.relz]-> N;  H -[@profile.words]-> M;  N [lemma in @profile.rels];  M [upos in @profile.xsubj_label]; }\n  do { add H =[dep]=> N; }\n}\n";
+    let vocabulary = vocabulary_with_lists();
+    let tree = folder("profile_list_errors", rules, &[("rules/vocabulary.toml", &vocabulary)]);
+    let rendered = check_errors(&tree);
+    assert!(rendered.contains("unknown profile setting `relz`"), "{rendered}");
+    assert!(rendered.contains("did you mean `@profile.rels`?"), "{rendered}");
+    assert!(rendered.contains("`@profile.words` is a list of text items, but an edge pattern needs a list of relation items"), "{rendered}");
+    assert!(rendered.contains("`@profile.rels` is a list of relation items, but a node constraint needs a list of text or upos items"), "{rendered}");
+    assert!(rendered.contains("`@profile.xsubj_label` is a string"), "{rendered}");
+    snapshot!("profile_list_errors", rendered);
+}
+
+/// Markers as the treebank writes them: Czech fixed expressions and nominal markers by form,
+/// the Case of a fixed expression's last preposition; English VERB markers by form.
+#[test]
+fn markers_are_spelt_as_the_profile_says() {
+    let czech = "1\tjednal\tjednat\tVERB\t_\t_\t0\troot\t_\t_\n\
+                 2\tna\tna\tADP\t_\tCase=Loc\t4\tcase\t_\t_\n\
+                 3\tzákladě\tzáklad\tNOUN\t_\tCase=Loc\t2\tfixed\t_\t_\n\
+                 4\tzákona\tzákon\tNOUN\t_\tCase=Gen\t1\tobl\t_\t_\n\
+                 5\tVe\tv\tADP\t_\tCase=Loc\t8\tcase\t_\t_\n\
+                 6\tspolupráci\tspolupráce\tNOUN\t_\tCase=Loc\t5\tfixed\t_\t_\n\
+                 7\ts\ts\tADP\t_\tCase=Ins\t5\tfixed\t_\t_\n\
+                 8\tVÚV\tVÚV\tPROPN\t_\t_\t1\tobl\t_\t_\n\
+                 9\tvlivem\tvliv\tNOUN\t_\tCase=Ins\t10\tcase\t_\t_\n\
+                 10\tdeště\tdéšť\tNOUN\t_\tCase=Gen\t1\tobl\t_\t_\n\
+                 11\tve\tv\tADP\t_\tCase=Loc\t12\tcase\t_\t_\n\
+                 12\tměstě\tměsto\tNOUN\t_\tCase=Loc\t1\tobl\t_\t_\n\n";
+    let enhance = |profile: &str, text: &str| {
+        deps_of(&eudify::Enhancer::for_profile(profile, None).unwrap().enhance_str(text).unwrap().0)
+    };
+    let cs = enhance("cs", czech);
+    assert_eq!(cs[3], "1:obl:na_základě:gen");
+    assert_eq!(cs[7], "1:obl:ve_spolupráci_s:ins");
+    assert_eq!(cs[9], "1:obl:vlivem:gen");
+    assert_eq!(cs[11], "1:obl:v:loc", "a single adposition keeps its lemma");
+    // Lithuanian spells markers by lemma (and takes Case values the same way).
+    let lt = enhance("lt", czech);
+    assert_eq!(lt[3], "1:obl:na_základ:gen");
+    assert_eq!(lt[7], "1:obl:v_spolupráce_s:ins");
+    assert_eq!(lt[9], "1:obl:vliv:gen");
+    let english = "1\titems\titem\tNOUN\t_\t_\t0\troot\t_\t_\n\
+                   2\tincluding\tinclude\tVERB\t_\t_\t3\tcase\t_\t_\n\
+                   3\tbooks\tbook\tNOUN\t_\t_\t1\tnmod\t_\t_\n\
+                   4\tb/c\tbecause\tADP\t_\t_\t6\tcase\t_\t_\n\
+                   5\tof\tof\tADP\t_\t_\t4\tfixed\t_\t_\n\
+                   6\train\train\tNOUN\t_\t_\t1\tnmod\t_\t_\n\n";
+    let en = enhance("en", english);
+    assert_eq!(en[2], "1:nmod:including");
+    assert_eq!(en[5], "1:nmod:because_of");
+    assert_eq!(enhance("it", english)[2], "1:nmod:include");
 }

@@ -2,10 +2,11 @@
 
 use super::lemmas::Lemmas;
 use super::matcher::{Binding, EdgeRefId};
-use crate::graph::{Label, Node, Origin, SentenceGraph};
+use crate::graph::{upos_bit, Label, Node, Origin, SentenceGraph};
 use crate::ud::{push_feature_value, push_label_text, TextFix};
 use crate::rules::ast::{
-    CheckedAction, Direction, EdgeLabelPart, LabelTest, Place, Template, TemplatePart, TemplateValue, TransferMode,
+    CheckedAction, Direction, EdgeLabelPart, LabelTest, MarkerSpelling, Place, Template, TemplatePart, TemplateValue,
+    TransferMode,
 };
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
@@ -286,7 +287,9 @@ pub fn render(
                     fixes.note(push_feature_value(out, value));
                 }
             }
-            TemplateValue::Marker(v) => fixes.note(push_marker(graph, lemmas, binding.node(*v), out)),
+            TemplateValue::Marker { node, spelling } => {
+                fixes.note(push_marker(graph, lemmas, binding.node(*node), *spelling, out))
+            }
         }
         if out.len() == value_start {
             if part.optional {
@@ -305,23 +308,40 @@ fn push_lemma(out: &mut String, graph: &SentenceGraph, lemmas: &Lemmas, node: No
 }
 
 /// Lemma of a marker word plus the lemmas of its basic `fixed` children, joined with `_` (a
-/// word of which nothing is left as a label part is left out, with its joint).
-fn push_marker(graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex, out: &mut String) -> TextFix {
+/// word of which nothing is left as a label part is left out, with its joint); forms, lower-cased,
+/// instead of lemmas where `spelling` says so.
+fn push_marker(
+    graph: &SentenceGraph,
+    lemmas: &Lemmas,
+    node: NodeIndex,
+    spelling: MarkerSpelling,
+    out: &mut String,
+) -> TextFix {
+    const FIXED: u8 = crate::graph::bare_relation_code("fixed");
     let start = out.len();
-    let mut fix = push_lemma(out, graph, lemmas, node);
-    if let Node::Word(n) = graph.node(node) {
-        const FIXED: u8 = crate::graph::bare_relation_code("fixed");
-        for &child in graph.basic_children(n) {
-            if graph.basic_code(child) == FIXED {
-                let joint = out.len();
-                if joint > start {
-                    out.push('_');
-                }
-                let word = out.len();
-                fix = fix.max(push_lemma(out, graph, lemmas, graph.word_node(child)));
-                if out.len() == word {
-                    out.truncate(joint);
-                }
+    let children: &[u32] = match graph.node(node) {
+        Node::Word(n) => graph.basic_children(n),
+        _ => &[],
+    };
+    let all_forms = spelling.fixed_forms && children.iter().any(|&c| graph.basic_code(c) == FIXED);
+    let push_word = |out: &mut String, word: NodeIndex| {
+        if all_forms || (spelling.form_upos != 0 && spelling.form_upos & upos_bit(graph.upos(word)) != 0) {
+            push_label_text(out, graph.form(word))
+        } else {
+            push_lemma(out, graph, lemmas, word)
+        }
+    };
+    let mut fix = push_word(out, node);
+    for &child in children {
+        if graph.basic_code(child) == FIXED {
+            let joint = out.len();
+            if joint > start {
+                out.push('_');
+            }
+            let word = out.len();
+            fix = fix.max(push_word(out, graph.word_node(child)));
+            if out.len() == word {
+                out.truncate(joint);
             }
         }
     }

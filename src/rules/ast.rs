@@ -185,6 +185,8 @@ pub enum ValueTest {
     },
     /// `in @group.list`.
     InLexicon(LexiconRef),
+    /// `in @profile.NAME`: a list setting of the profile (resolved when the profile is loaded).
+    InSetting(Name),
     /// A bare field name: the field has a value (feature present; for form/lemma/...: not `_`).
     Present,
 }
@@ -254,6 +256,9 @@ pub enum LabelPattern {
     Regex { pattern: String, span: Span },
     /// `e.label`: the same label as the edge bound to edge variable `e`.
     SameLabel { edge: Name, span: Span },
+    /// `@profile.NAME`: any relation of a list setting of the profile (resolved to
+    /// alternatives when the profile is loaded).
+    Setting { name: Name, span: Span },
     /// `a|b:*|/re/`: any of these.
     Alternatives {
         options: Vec<LabelPattern>,
@@ -275,6 +280,7 @@ impl LabelPattern {
             | LabelPattern::Subtype { span, .. }
             | LabelPattern::Regex { span, .. }
             | LabelPattern::SameLabel { span, .. }
+            | LabelPattern::Setting { span, .. }
             | LabelPattern::Alternatives { span, .. }
             | LabelPattern::Not { span, .. } => *span,
         }
@@ -387,7 +393,7 @@ pub enum PartValue {
     /// `{feat(N, Case)}`: the feature's value, lower-cased.
     Feature { node: Name, feature: Name },
     /// `{marker(C)}`: lemma of C plus the lemmas of C's basic `fixed` children (in word order),
-    /// joined with `_`, lower-cased: `out_of`, `because_of`.
+    /// joined with `_`, lower-cased: `out_of`, `because_of` (forms where the profile says so).
     Marker(Name),
     /// `{profile.xsubj_label}`: a string setting.
     Setting(Name),
@@ -526,7 +532,8 @@ pub struct RuleSet {
     /// The resolved settings (after `extends`).
     pub settings: crate::rules::profile::Settings,
     pub phases: Vec<Phase>,
-    /// Rules left out because their `when` guard is false under this profile (names only).
+    /// Rules left out because their `when` guard is false under this profile or the profile's
+    /// `disable` names them (names only).
     pub inactive: Vec<String>,
     /// The merged lexicon lists of the profile.
     pub lexicons: crate::rules::lexicon::Lexicon,
@@ -830,8 +837,23 @@ pub enum TemplateValue {
         node: VarId,
         feature: String,
     },
-    /// Lower-cased marker: lemma + lemmas of basic `fixed` children, joined with `_`.
-    Marker(VarId),
+    /// Lower-cased marker: the word + its basic `fixed` children, joined with `_`, each word
+    /// spelt as the profile says.
+    Marker {
+        node: VarId,
+        spelling: MarkerSpelling,
+    },
+}
+
+/// How the profile spells the words of a marker (settings `fixed_marker_forms` and
+/// `marker_form_upos`): by lemma, or by form where these say so. Lower-cased either way.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MarkerSpelling {
+    /// Every word of a marker with `fixed` parts by its form (`na_základě`, not `na_základ`).
+    pub fixed_forms: bool,
+    /// Words whose UPOS is in this set ([`crate::graph::upos_bit`]) by their form
+    /// (`including`, not `include`).
+    pub form_upos: u32,
 }
 
 /// An example with its expectations for this profile.

@@ -20,9 +20,10 @@
 use super::ast::*;
 use super::diagnostic::Diagnostic;
 use super::lexicon::Lexicon;
-use super::profile::{SettingType, SettingValue, Settings, SETTINGS};
+use super::profile::{SettingType, SettingValue, Settings};
 use super::source::SourceMap;
-use super::vocabulary::Vocabulary;
+use super::vocabulary::{Items, Vocabulary};
+use std::sync::Arc;
 use crate::ud::{is_relation, is_universal_feature, RELATIONS, UNIVERSAL_FEATURES};
 use crate::conllu::{NodeId, RawBlock, Sentence};
 use super::text_regex::TextRegex;
@@ -150,15 +151,9 @@ pub fn location(sources: &SourceMap, span: Span) -> String {
 /// Evaluates a (type-checked) guard under `settings`; ill-typed parts count as false.
 pub fn eval_guard(guard: &Guard, settings: &Settings) -> bool {
     match &guard.kind {
-        GuardKind::Setting(name) => {
-            matches!(settings.get(&name.text), Some(SettingValue::Bool(true)))
-        }
-        GuardKind::Equals { setting, value } => {
-            matches!(settings.get(&setting.text), Some(SettingValue::Text(t)) if t == value)
-        }
-        GuardKind::Contains { setting, value } => {
-            matches!(settings.get(&setting.text), Some(SettingValue::List(l)) if l.iter().any(|v| v == value))
-        }
+        GuardKind::Setting(name) => settings.flag(&name.text),
+        GuardKind::Equals { setting, value } => settings.text(&setting.text) == Some(value.as_str()),
+        GuardKind::Contains { setting, value } => settings.list(&setting.text).contains(value),
         GuardKind::Not(inner) => !eval_guard(inner, settings),
         GuardKind::And(parts) => parts.iter().all(|g| eval_guard(g, settings)),
         GuardKind::Or(parts) => parts.iter().any(|g| eval_guard(g, settings)),
@@ -169,8 +164,8 @@ pub fn eval_guard(guard: &Guard, settings: &Settings) -> bool {
 /// (`"x" in profile.annotates`) in a guard.
 pub fn check_guard(guard: &Guard, vocabulary: &Vocabulary, diagnostics: &mut Vec<Diagnostic>) {
     let mut expect =
-        |name: &Name, wanted: SettingType, usage: &str| match Settings::type_of(&name.text) {
-            None => diagnostics.push(unknown_setting(name)),
+        |name: &Name, wanted: SettingType, usage: &str| match vocabulary.setting(&name.text).map(|d| d.kind) {
+            None => diagnostics.push(vocabulary.unknown_setting(name.span, &name.text, "profile.")),
             Some(actual) if actual != wanted => diagnostics.push(Diagnostic::error(
                 name.span,
                 format!(
@@ -197,20 +192,6 @@ pub fn check_guard(guard: &Guard, vocabulary: &Vocabulary, diagnostics: &mut Vec
         GuardKind::Not(inner) => check_guard(inner, vocabulary, diagnostics),
         GuardKind::And(parts) | GuardKind::Or(parts) => {
             parts.iter().for_each(|g| check_guard(g, vocabulary, diagnostics))
-        }
-    }
-}
-
-fn unknown_setting(name: &Name) -> Diagnostic {
-    let d = Diagnostic::error(
-        name.span,
-        format!("unknown profile setting `{}`", name.text),
-    );
-    match closest(&name.text, SETTINGS.iter().map(|(n, _)| *n)) {
-        Some(s) => d.with_note(format!("did you mean `profile.{s}`?")),
-        None => {
-            let all: Vec<&str> = SETTINGS.iter().map(|(n, _)| *n).collect();
-            d.with_note(format!("settings are {}", all.join(", ")))
         }
     }
 }
@@ -658,6 +639,13 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                     return None;
                 }
             },
+            ValueTest::InSetting(name) => {
+                let words = self.setting_list(name, &[Items::Text, Items::Upos], "a node constraint")?;
+                CheckedValueTest::InLexicon {
+                    path: format!("profile.{}", name.text),
+                    words: Arc::new(words.iter().cloned().collect()),
+                }
+            }
             ValueTest::Present => CheckedValueTest::Present,
         };
         Some(FieldTest {
@@ -693,6 +681,19 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                 }
                 LabelTest::SameLabel(self.edge_var(edge)?)
             }
+            LabelPattern::Setting { name, .. } => {
+                let items = self.setting_list(name, &[Items::Relation], "an edge pattern")?;
+                // Checked when the profile was read: `univ`, `univ:sub` or `univ:*`.
+                LabelTest::Alternatives(
+                    items
+                        .iter()
+                        .map(|item| match item.strip_suffix(":*") {
+                            Some(univ) => LabelTest::Universal(univ.to_string()),
+                            None => LabelTest::Exact(item.clone()),
+                        })
+                        .collect(),
+                )
+            }
             LabelPattern::Alternatives { options, .. } => {
                 let options: Vec<Option<LabelTest>> =
                     options.iter().map(|o| self.label_pattern(o, own)).collect();
@@ -702,6 +703,33 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                 LabelTest::Not(Box::new(self.label_pattern(inner, own)?))
             }
         })
+    }
+
+    /// The items of list setting `name` (`@profile.NAME`), which `usage` needs to hold one of
+    /// the kinds `wanted`; reports it when it is no such list.
+    fn setting_list(&mut self, name: &Name, wanted: &[Items], usage: &str) -> Option<&'a [String]> {
+        let vocabulary = self.ctx.vocabulary;
+        let Some(decl) = vocabulary.setting(&name.text) else {
+            self.diagnostics.push(vocabulary.unknown_setting(name.span, &name.text, "@profile."));
+            return None;
+        };
+        if decl.kind != SettingType::List || !wanted.contains(&decl.items) {
+            let what = match decl.kind {
+                SettingType::List => format!("a list of {} items", decl.items.name()),
+                other => other.describe().to_string(),
+            };
+            let wanted: Vec<&str> = wanted.iter().map(|i| i.name()).collect();
+            self.error(
+                name.span,
+                format!(
+                    "`@profile.{}` is {what}, but {usage} needs a list of {} items",
+                    name.text,
+                    wanted.join(" or ")
+                ),
+            );
+            return None;
+        }
+        Some(self.ctx.settings.list(&name.text))
     }
 
     fn edge_var(&mut self, name: &Name) -> Option<EdgeVarId> {
@@ -1066,7 +1094,17 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                 }
                 PartValue::Lemma(n) => self.action_var(n, scope).map(TemplateValue::Lemma),
                 PartValue::Form(n) => self.action_var(n, scope).map(TemplateValue::Form),
-                PartValue::Marker(n) => self.action_var(n, scope).map(TemplateValue::Marker),
+                PartValue::Marker(n) => {
+                    let settings = self.ctx.settings;
+                    let spelling = MarkerSpelling {
+                        fixed_forms: settings.flag("fixed_marker_forms"),
+                        form_upos: settings
+                            .list("marker_form_upos")
+                            .iter()
+                            .fold(0, |bits, upos| bits | crate::graph::upos_bit(upos)),
+                    };
+                    self.action_var(n, scope).map(|node| TemplateValue::Marker { node, spelling })
+                }
                 PartValue::Feature { node, feature } => {
                     let valid = feature.text.starts_with(|c: char| c.is_ascii_uppercase())
                         && feature
@@ -1085,7 +1123,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                         })
                 }
                 PartValue::Setting(name) => match (
-                    Settings::type_of(&name.text),
+                    self.ctx.vocabulary.setting(&name.text).map(|d| d.kind),
                     self.ctx.settings.get(&name.text),
                 ) {
                     (Some(SettingType::Text), Some(SettingValue::Text(text))) => {
@@ -1103,7 +1141,8 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                         None
                     }
                     (None, _) => {
-                        self.diagnostics.push(unknown_setting(name));
+                        let d = self.ctx.vocabulary.unknown_setting(name.span, &name.text, "profile.");
+                        self.diagnostics.push(d);
                         None
                     }
                 },

@@ -45,10 +45,10 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
     let mut sources = SourceMap::new();
     let vocabulary = match Vocabulary::load(source, &mut sources) {
         Ok(vocabulary) => vocabulary,
-        Err(diagnostic) => {
+        Err(diagnostics) => {
             return Err(LoadError {
                 sources,
-                diagnostics: vec![diagnostic],
+                diagnostics,
             })
         }
     };
@@ -81,8 +81,9 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
         vocabulary: &vocabulary,
         features: &features,
     };
-    let (rules, inactive, found) = check::check_files(&files, &ctx);
+    let (mut rules, mut inactive, found) = check::check_files(&files, &ctx);
     diagnostics.extend(found);
+    disable_rules(&profile, &files, &mut rules, &mut inactive, &mut diagnostics);
     let order = phase_order(&profile, &files, &mut diagnostics);
 
     if diagnostics.iter().any(Diagnostic::is_error) {
@@ -130,7 +131,7 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
     let vocabulary = Vocabulary::load(source, &mut sources).unwrap_or_else(|d| {
-        diagnostics.push(d);
+        diagnostics.extend(d);
         Vocabulary::default()
     });
     let lexicon_names: Vec<_> = source
@@ -162,7 +163,7 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
         .filter(|p| p.ends_with(".rules"))
         .collect();
     let files = parse_all(source, &paths, &mut sources, &mut diagnostics);
-    let settings = Settings::with_all(&vocabulary);
+    let settings = Settings::defaults(&vocabulary);
     let ctx = Context {
         sources: &sources,
         lexicon: &lexicon,
@@ -210,7 +211,7 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
                     "no profile's `rules` globs select this file".to_string()
                 } else {
                     format!(
-                        "its `when` condition is false in every profile that loads this file ({})",
+                        "its `when` condition is false, or `disable` names it, in every profile that loads this file ({})",
                         off_in.join(", ")
                     )
                 };
@@ -328,7 +329,7 @@ pub fn check_text(
     let parsed = parse_file(&sources, id);
     let mut diagnostics = parsed.errors;
     let vocabulary = Vocabulary::embedded();
-    let settings = Settings::with_all(&vocabulary);
+    let settings = Settings::defaults(&vocabulary);
     let files: Vec<RuleFile> = parsed.file.into_iter().collect();
     let ctx = Context {
         sources: &sources,
@@ -347,6 +348,33 @@ pub fn check_text(
     } else {
         Ok(rules)
     }
+}
+
+/// Leaves out the rules the profile's `disable` names (they join `inactive`); a name that is no
+/// rule of the profile's files is an error.
+fn disable_rules(
+    profile: &Profile,
+    files: &[RuleFile],
+    rules: &mut Vec<super::ast::CheckedRule>,
+    inactive: &mut Vec<String>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let names = || files.iter().flat_map(|f| &f.rules).map(|r| r.name.text.as_str());
+    for name in &profile.disable {
+        if !names().any(|n| n == name.text) {
+            let d = Diagnostic::error(
+                name.span,
+                format!("`disable` names `{}`, which is no rule of this profile", name.text),
+            );
+            diagnostics.push(match check::closest(&name.text, names()) {
+                Some(s) => d.with_note(format!("did you mean `{s}`?")),
+                None => d.with_note("the profile's rule files are selected by its `rules` globs"),
+            });
+        } else if !inactive.contains(&name.text) {
+            inactive.push(name.text.clone());
+        }
+    }
+    rules.retain(|r| !profile.disable.iter().any(|d| d.text == r.name));
 }
 
 /// The rule files a profile selects, in order: glob by glob, each glob's matches sorted by path,

@@ -283,6 +283,7 @@ fn friendly_name(kind: &R) -> String {
         R::field | R::field_name => "a field name (form, lemma, upos, xpos, misc or a feature)",
         R::value_alts | R::bare_value => "a value",
         R::lexicon_ref => "a lexicon list `@group.list`",
+        R::profile_list => "a profile list `@profile.NAME`",
         R::label_pattern
         | R::label_alts
         | R::label_exact
@@ -763,6 +764,10 @@ impl<'s> Builder<'s> {
                 R::field => field = Some(child),
                 R::neg | R::kw_not => negated = true,
                 R::cmp_op => op = child.as_str(),
+                R::profile_list => {
+                    let name = child.clone().into_inner().find(|p| p.as_rule() == R::ident);
+                    test = name.map(|n| ValueTest::InSetting(self.name(&n)));
+                }
                 R::lexicon_ref => {
                     let path = child.clone().into_inner().as_str().to_string();
                     test = Some(ValueTest::InLexicon(LexiconRef {
@@ -928,6 +933,13 @@ impl<'s> Builder<'s> {
                             },
                             span,
                         })
+                }
+                R::profile_list => {
+                    let name = atom.into_inner().find(|p| p.as_rule() == R::ident);
+                    name.map(|n| LabelPattern::Setting {
+                        name: self.name(&n),
+                        span: atom_span,
+                    })
                 }
                 R::label_same => {
                     let edge = self.name(&atom.into_inner().next().expect("edge variable"));

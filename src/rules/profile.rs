@@ -12,6 +12,7 @@
 //! lexicons = ["en"]                # added to the parent's (universal is always loaded)
 //! features = ["NumForm", "Style"]  # language-specific features rules may test, added to the
 //!                                  # parent's (UD's universal features are always known)
+//! disable = ["conj_root"]          # rules switched off by name, added to the parent's
 //!
 //! [settings]                       # each overrides the parent's value
 //! case_feature = false
@@ -20,8 +21,8 @@
 //! annotates = ["case", "coord_parent", "coord_shared", "xsubj", "relcl", "gapping"]
 //! ```
 //!
-//! `annotates` names come from `rules/vocabulary.toml` (see [`super::vocabulary`]); without an
-//! `annotates` anywhere in the chain, a profile annotates every declared enhancement.
+//! The settings, their types and defaults are declared in `rules/vocabulary.toml` (see
+//! [`super::vocabulary`]), and so are the enhancement names `annotates` lists.
 //!
 //! Phase order: `phases` if the profile (or its nearest ancestor) lists them — then every phase
 //! used by a rule must be listed, and phases not listed are an error; otherwise the order in which
@@ -33,68 +34,12 @@ use super::ast::{FileId, Span};
 use super::diagnostic::Diagnostic;
 use super::lexicon::toml_error;
 use super::source::{RuleSource, SourceMap};
-use super::vocabulary::Vocabulary;
+use super::vocabulary::{RawValue, Vocabulary};
 use serde::Deserialize;
 use toml::Spanned;
 
 /// The profile used when a language has none.
 pub const FALLBACK: &str = "universal";
-
-/// The typed settings a rule can read as `profile.NAME`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// Append the dependent's lower-cased `Case` value to obl/nmod labels (`obl:v:loc`).
-    pub case_feature: bool,
-    /// With `case_feature`: also append the Case value after a marker (`obl:v:loc`); false
-    /// appends it only to nominals without a marker (`obl:loc` but `obl:uz`).
-    pub case_with_marker: bool,
-    /// With `case` annotated: advcl/acl also take their `mark` as subtype (`advcl:because`).
-    pub clause_markers: bool,
-    /// Label conjuncts `conj:<cc lemma>` (`conj:and`) instead of `conj`.
-    pub conj_subtype: bool,
-    /// A conjunct of the sentence's root is a root too (`0:root`).
-    pub conj_root: bool,
-    /// With `coord_shared`: modifiers of the first conjunct placed after a later one (amod, nmod,
-    /// advmod, advcl, ...) are shared too, not only arguments.
-    pub shared_modifiers: bool,
-    /// A relative pronoun keeps its own edge in the clause besides the `ref` from the noun.
-    pub ref_keeps_pronoun: bool,
-    /// Non-verbal xcomps (secondary predicates: "became tired") get a controlled subject too.
-    pub xsubj_nonverbal: bool,
-    /// Label of the subject edge added to a controlled xcomp (`nsubj:xsubj` or `nsubj`).
-    pub xsubj_label: String,
-    /// The enhancement types the profile produces (names declared in `rules/vocabulary.toml`:
-    /// case, coord_parent, coord_shared, xsubj, relcl, gapping). Empty in [`Settings::default`];
-    /// [`Settings::with_all`] and profiles that set none annotate every declared type.
-    pub annotates: Vec<String>,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            case_feature: false,
-            case_with_marker: true,
-            clause_markers: true,
-            conj_subtype: false,
-            conj_root: false,
-            shared_modifiers: false,
-            xsubj_nonverbal: true,
-            ref_keeps_pronoun: false,
-            xsubj_label: "nsubj".to_string(),
-            annotates: Vec::new(),
-        }
-    }
-}
-
-impl Settings {
-    /// The default settings, annotating every enhancement the vocabulary declares.
-    pub fn with_all(vocabulary: &Vocabulary) -> Settings {
-        Settings {
-            annotates: vocabulary.enhancement_names().map(String::from).collect(),
-            ..Settings::default()
-        }
-    }
-}
 
 /// The type of a setting, for checking guards and label parts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -112,51 +57,91 @@ impl SettingType {
             SettingType::List => "a list of strings",
         }
     }
+
+    /// As written in `rules/vocabulary.toml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SettingType::Bool => "bool",
+            SettingType::Text => "string",
+            SettingType::List => "list",
+        }
+    }
 }
 
 /// A setting's value.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SettingValue<'a> {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingValue {
     Bool(bool),
-    Text(&'a str),
-    List(&'a [String]),
+    Text(String),
+    List(Vec<String>),
 }
 
-/// Every setting name and its type.
-pub const SETTINGS: &[(&str, SettingType)] = &[
-    ("case_feature", SettingType::Bool),
-    ("case_with_marker", SettingType::Bool),
-    ("clause_markers", SettingType::Bool),
-    ("conj_subtype", SettingType::Bool),
-    ("conj_root", SettingType::Bool),
-    ("shared_modifiers", SettingType::Bool),
-    ("xsubj_nonverbal", SettingType::Bool),
-    ("ref_keeps_pronoun", SettingType::Bool),
-    ("xsubj_label", SettingType::Text),
-    ("annotates", SettingType::List),
-];
+impl SettingValue {
+    pub fn kind(&self) -> SettingType {
+        match self {
+            SettingValue::Bool(_) => SettingType::Bool,
+            SettingValue::Text(_) => SettingType::Text,
+            SettingValue::List(_) => SettingType::List,
+        }
+    }
+}
+
+/// The value of every setting `rules/vocabulary.toml` declares, for one profile: what rules read
+/// as `profile.NAME`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    values: std::collections::BTreeMap<String, SettingValue>,
+}
 
 impl Settings {
-    /// The type of setting `name`, if there is one.
-    pub fn type_of(name: &str) -> Option<SettingType> {
-        SETTINGS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    /// Every declared setting at its default (a list of enhancements without a declared
+    /// default: every declared enhancement).
+    pub fn defaults(vocabulary: &Vocabulary) -> Settings {
+        Settings {
+            values: vocabulary
+                .settings
+                .iter()
+                .map(|(name, decl)| (name.clone(), decl.default.clone()))
+                .collect(),
+        }
     }
 
-    /// The value of setting `name`.
-    pub fn get(&self, name: &str) -> Option<SettingValue<'_>> {
-        Some(match name {
-            "case_feature" => SettingValue::Bool(self.case_feature),
-            "case_with_marker" => SettingValue::Bool(self.case_with_marker),
-            "clause_markers" => SettingValue::Bool(self.clause_markers),
-            "conj_subtype" => SettingValue::Bool(self.conj_subtype),
-            "conj_root" => SettingValue::Bool(self.conj_root),
-            "shared_modifiers" => SettingValue::Bool(self.shared_modifiers),
-            "xsubj_nonverbal" => SettingValue::Bool(self.xsubj_nonverbal),
-            "ref_keeps_pronoun" => SettingValue::Bool(self.ref_keeps_pronoun),
-            "xsubj_label" => SettingValue::Text(&self.xsubj_label),
-            "annotates" => SettingValue::List(&self.annotates),
-            _ => return None,
-        })
+    /// The value of setting `name`, if it is declared.
+    pub fn get(&self, name: &str) -> Option<&SettingValue> {
+        self.values.get(name)
+    }
+
+    /// A boolean setting's value (false for any other name).
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.get(name), Some(SettingValue::Bool(true)))
+    }
+
+    /// A string setting's value.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        match self.get(name) {
+            Some(SettingValue::Text(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// A list setting's items (none for any other name).
+    pub fn list(&self, name: &str) -> &[String] {
+        match self.get(name) {
+            Some(SettingValue::List(items)) => items,
+            _ => &[],
+        }
+    }
+
+    /// Sets a declared setting (the caller has checked the value's type).
+    fn set(&mut self, name: &str, value: SettingValue) {
+        if let Some(slot) = self.values.get_mut(name) {
+            *slot = value;
+        }
+    }
+
+    /// Every setting and its value, sorted by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &SettingValue)> {
+        self.values.iter().map(|(n, v)| (n.as_str(), v))
     }
 }
 
@@ -174,7 +159,9 @@ struct RawProfile {
     #[serde(default)]
     features: Vec<Spanned<String>>,
     #[serde(default)]
-    settings: RawSettings,
+    disable: Vec<Spanned<String>>,
+    #[serde(default)]
+    settings: std::collections::BTreeMap<Spanned<String>, Spanned<RawValue>>,
 }
 
 /// An entry of `phases`: a phase, or a group of phases run to one fixpoint.
@@ -183,21 +170,6 @@ struct RawProfile {
 enum RawPhase {
     One(String),
     Group(Vec<String>),
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawSettings {
-    case_feature: Option<bool>,
-    case_with_marker: Option<bool>,
-    clause_markers: Option<bool>,
-    conj_subtype: Option<bool>,
-    conj_root: Option<bool>,
-    shared_modifiers: Option<bool>,
-    xsubj_nonverbal: Option<bool>,
-    ref_keeps_pronoun: Option<bool>,
-    xsubj_label: Option<String>,
-    annotates: Option<Vec<Spanned<String>>>,
 }
 
 /// A text written in a profile, with where it was written.
@@ -226,6 +198,8 @@ pub struct Profile {
     /// Language-specific feature names rules may test, ancestors' first, without repeats.
     pub features: Vec<Located>,
     pub settings: Settings,
+    /// Names of rules the profile switches off (`disable`), ancestors' first.
+    pub disable: Vec<Located>,
     /// The profile's own file.
     pub file: FileId,
 }
@@ -438,7 +412,8 @@ pub fn load_profile(
         text: s.get_ref().clone(),
         span: sources.span(file, s.span().start, s.span().end),
     };
-    let mut settings = Settings::with_all(vocabulary);
+    let mut settings = Settings::defaults(vocabulary);
+    let mut disable: Vec<Located> = Vec::new();
     let mut errors = Vec::new();
     let mut rules = Vec::new();
     let mut lexicons: Vec<Located> = Vec::new();
@@ -483,41 +458,20 @@ pub fn load_profile(
             }
             phases = Some(flat);
         }
-        let s = &raw.settings;
-        if let Some(v) = s.case_feature {
-            settings.case_feature = v;
-        }
-        if let Some(v) = s.case_with_marker {
-            settings.case_with_marker = v;
-        }
-        if let Some(v) = s.clause_markers {
-            settings.clause_markers = v;
-        }
-        if let Some(v) = s.conj_subtype {
-            settings.conj_subtype = v;
-        }
-        if let Some(v) = s.conj_root {
-            settings.conj_root = v;
-        }
-        if let Some(v) = s.shared_modifiers {
-            settings.shared_modifiers = v;
-        }
-        if let Some(v) = s.xsubj_nonverbal {
-            settings.xsubj_nonverbal = v;
-        }
-        if let Some(v) = s.ref_keeps_pronoun {
-            settings.ref_keeps_pronoun = v;
-        }
-        if let Some(v) = &s.xsubj_label {
-            settings.xsubj_label = v.clone();
-        }
-        if let Some(v) = &s.annotates {
-            settings.annotates = v.iter().map(|a| a.get_ref().clone()).collect();
-            for name in v {
-                if !vocabulary.is_enhancement(name.get_ref()) {
-                    let span = sources.span(*file, name.span().start, name.span().end);
-                    errors.push(vocabulary.unknown_enhancement(span, name.get_ref()));
-                }
+        disable.extend(raw.disable.iter().map(|r| located(*file, r, sources)));
+        // In file order, so that errors come in the order of their lines.
+        let mut written: Vec<_> = raw.settings.iter().collect();
+        written.sort_by_key(|(name, _)| name.span().start);
+        for (name, value) in written {
+            let Some(decl) = vocabulary.setting(name.get_ref()) else {
+                let span = sources.span(*file, name.span().start, name.span().end);
+                errors.push(vocabulary.unknown_setting(span, name.get_ref(), ""));
+                continue;
+            };
+            let before = errors.len();
+            vocabulary.check_value(name.get_ref(), decl.kind, decl.items, value, *file, sources, &mut errors);
+            if errors.len() == before {
+                settings.set(name.get_ref(), value.get_ref().value());
             }
         }
     }
@@ -535,6 +489,7 @@ pub fn load_profile(
         lexicons,
         features,
         settings,
+        disable,
         file: *file,
     })
 }
