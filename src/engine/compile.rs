@@ -320,7 +320,8 @@ fn label_cost(test: &LabelTest) -> u32 {
     match test {
         LabelTest::Exact(_) => 1,
         LabelTest::Universal(_) => 2,
-        LabelTest::Alternatives(options) => options.iter().map(label_cost).sum::<u32>() + 1,
+        // Never worse than any label: a long relation list still uses the children index.
+        LabelTest::Alternatives(options) => (options.iter().map(label_cost).sum::<u32>() + 1).min(19),
         LabelTest::Subtype(_) | LabelTest::Regex(_) | LabelTest::SameLabel(_) => 8,
         LabelTest::Not(_) | LabelTest::Any => 20,
     }
