@@ -21,13 +21,18 @@ const RUNS: usize = 9;
 
 fn build_input() -> (Vec<u8>, usize) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/ud");
-    let mut dirs: Vec<_> = std::fs::read_dir(&root).expect("../shared/data/ud").map(|e| e.unwrap().path()).collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .expect("../shared/data/ud")
+        .map(|e| e.unwrap().path())
+        .collect();
     dirs.sort();
     let mut out = Vec::new();
     let mut tokens = 0;
     while tokens < MIN_TOKENS {
         for dir in &dirs {
-            let Ok(text) = std::fs::read_to_string(dir.join("dev.conllu")) else { continue };
+            let Ok(text) = std::fs::read_to_string(dir.join("dev.conllu")) else {
+                continue;
+            };
             for line in text.lines() {
                 let cols: Vec<&str> = line.split('\t').collect();
                 if cols.len() == 10 {
@@ -79,7 +84,10 @@ fn read_write(input: &[u8]) -> usize {
     let mut out = Vec::new();
     let mut written = 0;
     while reader.read_block(&mut block).unwrap() {
-        sentence.parse_into(std::mem::take(&mut block)).map_err(|e| e.1).unwrap();
+        sentence
+            .parse_into(std::mem::take(&mut block))
+            .map_err(|e| e.1)
+            .unwrap();
         out.clear();
         write_sentence(&mut out, &sentence, None);
         written += out.len();
@@ -89,10 +97,15 @@ fn read_write(input: &[u8]) -> usize {
 }
 
 fn enhance(input: &[u8], enhancer: &Enhancer, threads: usize) -> usize {
-    let options = PipelineOptions { threads, ..PipelineOptions::default() };
+    let options = PipelineOptions {
+        threads,
+        ..PipelineOptions::default()
+    };
     let pipeline = Pipeline::new(enhancer, options).unwrap();
     let mut out = Discard::default();
-    pipeline.run("bench", input, &mut out, &mut |e| panic!("{e}")).unwrap();
+    pipeline
+        .run("bench", input, &mut out, &mut |e| panic!("{e}"))
+        .unwrap();
     out.0
 }
 
@@ -102,7 +115,10 @@ fn split_at_sentences(input: &[u8], pieces: usize) -> Vec<&[u8]> {
     let mut parts = Vec::new();
     let mut start = 0;
     while start < input.len() {
-        let end = match input[(start + target).min(input.len())..].windows(2).position(|w| w == b"\n\n") {
+        let end = match input[(start + target).min(input.len())..]
+            .windows(2)
+            .position(|w| w == b"\n\n")
+        {
             Some(i) => (start + target + i + 2).min(input.len()),
             None => input.len(),
         };
@@ -123,7 +139,12 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// A slow spell of a shared machine (seconds long) hits both runs of a pair alike. Returns the
 /// ratio over the whole input (each piece's median pair ratio, weighted by its basic time) and
 /// the lowest and highest ratio of the whole input within one repeat.
-fn paired_ratio(pieces: &[&[u8]], basic: &Enhancer, profile: &Enhancer, repeats: usize) -> (f64, f64, f64) {
+fn paired_ratio(
+    pieces: &[&[u8]],
+    basic: &Enhancer,
+    profile: &Enhancer,
+    repeats: usize,
+) -> (f64, f64, f64) {
     let mut pairs = vec![Vec::new(); pieces.len()];
     for repeat in 0..repeats {
         for (piece, pairs) in pieces.iter().zip(&mut pairs) {
@@ -144,7 +165,9 @@ fn paired_ratio(pieces: &[&[u8]], basic: &Enhancer, profile: &Enhancer, repeats:
         weights += weight;
     }
     let per_repeat: Vec<f64> = (0..repeats)
-        .map(|r| pairs.iter().map(|p| p[r].1).sum::<f64>() / pairs.iter().map(|p| p[r].0).sum::<f64>())
+        .map(|r| {
+            pairs.iter().map(|p| p[r].1).sum::<f64>() / pairs.iter().map(|p| p[r].0).sum::<f64>()
+        })
         .collect();
     let low = per_repeat.iter().copied().fold(f64::INFINITY, f64::min);
     let high = per_repeat.iter().copied().fold(0.0, f64::max);
@@ -152,19 +175,30 @@ fn paired_ratio(pieces: &[&[u8]], basic: &Enhancer, profile: &Enhancer, repeats:
 }
 
 fn main() {
-    let profiles: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let mut profiles = if profiles.is_empty() { vec!["en".to_string(), "cs".to_string()] } else { profiles };
+    let profiles: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let mut profiles = if profiles.is_empty() {
+        vec!["en".to_string(), "cs".to_string()]
+    } else {
+        profiles
+    };
     // Every ratio is taken to `basic`, so it comes first.
     profiles.retain(|p| p != "basic");
     profiles.insert(0, "basic".to_string());
     let (input, tokens) = build_input();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("input: {tokens} tokens, {:.1} MB; {RUNS} rounds; {cores} cores", input.len() as f64 / 1e6);
+    println!(
+        "input: {tokens} tokens, {:.1} MB; {RUNS} rounds; {cores} cores",
+        input.len() as f64 / 1e6
+    );
     let enhancers: Vec<Enhancer> = profiles
         .iter()
         .map(|profile| {
             let source = eudify::rules::RuleSource::embedded();
-            let rule_set = eudify::rules::load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
+            let rule_set = eudify::rules::load_ruleset(&source, profile)
+                .unwrap_or_else(|e| panic!("{}", e.render()));
             Enhancer::new(&rule_set)
         })
         .collect();
@@ -189,30 +223,52 @@ fn main() {
         }
     }
     let best = |t: usize, p: usize| times[t][p].iter().min().copied().unwrap_or_default();
-    let median_ratio =
-        |a: &[Duration], b: &[Duration]| median(a.iter().zip(b).map(|(x, y)| x.as_secs_f64() / y.as_secs_f64()).collect());
+    let median_ratio = |a: &[Duration], b: &[Duration]| {
+        median(
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| x.as_secs_f64() / y.as_secs_f64())
+                .collect(),
+        )
+    };
     println!("read+write (1 thread): {:.0} tokens/s", rate(floor));
-    println!("{:<22} {:>10}  {:>11}  {:>15}  {:>15}", "", "tokens/s", "×read+write", "×basic", "×1 thread");
+    println!(
+        "{:<22} {:>10}  {:>11}  {:>15}  {:>15}",
+        "", "tokens/s", "×read+write", "×basic", "×1 thread"
+    );
     let both = |best: f64, median: f64| format!("{best:.2} ({median:.2})");
     for (p, profile) in profiles.iter().enumerate() {
         for (t, &threads) in thread_counts.iter().enumerate() {
-            let label = format!("{profile} ({threads} thread{})", if threads == 1 { "" } else { "s" });
+            let label = format!(
+                "{profile} ({threads} thread{})",
+                if threads == 1 { "" } else { "s" }
+            );
             let time = best(t, p).as_secs_f64();
             let ratio = time / floor.as_secs_f64();
-            let to_basic = both(time / best(t, 0).as_secs_f64(), median_ratio(&times[t][p], &times[t][0]));
+            let to_basic = both(
+                time / best(t, 0).as_secs_f64(),
+                median_ratio(&times[t][p], &times[t][0]),
+            );
             let scaling = if t > 0 {
-                both(best(0, p).as_secs_f64() / time, median_ratio(&times[0][p], &times[t][p]))
+                both(
+                    best(0, p).as_secs_f64() / time,
+                    median_ratio(&times[0][p], &times[t][p]),
+                )
             } else {
                 String::new()
             };
-            println!("{label:<22} {:>10.0}  {ratio:>11.2}  {to_basic:>15}  {scaling:>15}", rate(best(t, p)));
+            println!(
+                "{label:<22} {:>10.0}  {ratio:>11.2}  {to_basic:>15}  {scaling:>15}",
+                rate(best(t, p))
+            );
         }
     }
     // The profile-to-basic ratio on one thread, paired piece by piece (see `paired_ratio`).
     let pieces = split_at_sentences(&input, 10);
     println!("× basic on one thread, paired runs over {} pieces × {PAIRED_REPEATS}: ratio [range of whole-input repeats]", pieces.len());
     for (p, profile) in profiles.iter().enumerate().skip(1) {
-        let (median, low, high) = paired_ratio(&pieces, &enhancers[0], &enhancers[p], PAIRED_REPEATS);
+        let (median, low, high) =
+            paired_ratio(&pieces, &enhancers[0], &enhancers[p], PAIRED_REPEATS);
         println!("{profile:<22} {median:.3} [{low:.3}–{high:.3}]");
     }
 }

@@ -9,8 +9,8 @@
 //! # Ok::<(), eudify::Error>(())
 //! ```
 
-use crate::conllu::{input, BlockReader, EnhancedLayer, RawBlock, Sentence};
 use crate::conllu::output::FileOutput;
+use crate::conllu::{input, BlockReader, EnhancedLayer, RawBlock, Sentence};
 use crate::engine::{self, trace::EdgeText};
 use crate::graph::Origin;
 use crate::pipeline::{OnError, Pipeline, PipelineError, PipelineOptions, Summary};
@@ -51,7 +51,9 @@ pub enum Error {
     #[error("writing output: {0}")]
     Output(#[source] std::io::Error),
     /// A bug: enhancing a sentence panicked (the output ends before the chunk it was in).
-    #[error("{file}: internal error: enhancing a sentence panicked ({message}); please report this")]
+    #[error(
+        "{file}: internal error: enhancing a sentence panicked ({message}); please report this"
+    )]
     Internal {
         /// The input's name.
         file: String,
@@ -66,7 +68,11 @@ pub enum Error {
 impl From<PipelineError> for Error {
     fn from(error: PipelineError) -> Error {
         match error {
-            PipelineError::Input { file, error } => Error::Input { file, line: error.line, message: error.message },
+            PipelineError::Input { file, error } => Error::Input {
+                file,
+                line: error.line,
+                message: error.message,
+            },
             PipelineError::Io { file, error } => Error::Io { file, error },
             PipelineError::Output(error) => Error::Output(error),
             PipelineError::Panic { file, message } => Error::Internal { file, message },
@@ -98,8 +104,13 @@ impl Enhancer {
             Some(dir) => RuleSource::from_dir(dir).map_err(Error::Rules)?,
         };
         let (profile, warning) = rules::resolve_profile(&source, code);
-        let rule_set = rules::load_ruleset(&source, &profile).map_err(|e| Error::Rules(e.render().trim_end().to_string()))?;
-        Ok(Enhancer { engine: engine::Enhancer::new(&rule_set), profile, warning })
+        let rule_set = rules::load_ruleset(&source, &profile)
+            .map_err(|e| Error::Rules(e.render().trim_end().to_string()))?;
+        Ok(Enhancer {
+            engine: engine::Enhancer::new(&rule_set),
+            profile,
+            warning,
+        })
     }
 
     /// The profile the code resolved to.
@@ -137,7 +148,12 @@ impl Enhancer {
     /// Enhances everything `reader` gives into `writer`, with `threads` workers (0: one per
     /// core; 1: the calling thread only). The output is the same for any thread count. Errors
     /// name the input `<input>`.
-    pub fn enhance_reader(&self, reader: impl BufRead, mut writer: impl Write, threads: usize) -> Result<Summary, Error> {
+    pub fn enhance_reader(
+        &self,
+        reader: impl BufRead,
+        mut writer: impl Write,
+        threads: usize,
+    ) -> Result<Summary, Error> {
         let summary = self.run(READER_NAME, reader, &mut writer, threads)?;
         writer.flush().map_err(Error::Output)?;
         Ok(summary)
@@ -148,8 +164,14 @@ impl Enhancer {
     /// `src` as given.
     pub fn enhance_file(&self, src: &Path, dst: &Path, threads: usize) -> Result<Summary, Error> {
         let file = input::display_name(src);
-        let reader = input::open(src).map_err(|error| Error::Io { file: file.clone(), error })?;
-        let output = |error| Error::Io { file: dst.display().to_string(), error };
+        let reader = input::open(src).map_err(|error| Error::Io {
+            file: file.clone(),
+            error,
+        })?;
+        let output = |error| Error::Io {
+            file: dst.display().to_string(),
+            error,
+        };
         let mut out = FileOutput::create(dst).map_err(output)?;
         let summary = self.run(&file, reader, &mut out, threads)?;
         out.finish().map_err(output)?;
@@ -188,15 +210,21 @@ impl Enhancer {
             old_label: old_label.map(str::to_string),
         };
         // (Reading a byte slice cannot fail.)
-        while reader.read_block(&mut block).map_err(|error| Error::Io { file: STRING_NAME.to_string(), error })? {
+        while reader.read_block(&mut block).map_err(|error| Error::Io {
+            file: STRING_NAME.to_string(),
+            error,
+        })? {
             if block.is_blank() {
                 continue;
             }
-            let sentence = Sentence::parse_ignoring_deps(std::mem::take(&mut block)).map_err(|e| Error::Input {
-                file: STRING_NAME.to_string(),
-                line: e.1.line,
-                message: e.1.message,
-            })?;
+            let sentence =
+                Sentence::parse_ignoring_deps(std::mem::take(&mut block)).map_err(|e| {
+                    Error::Input {
+                        file: STRING_NAME.to_string(),
+                        line: e.1.line,
+                        message: e.1.message,
+                    }
+                })?;
             let trace = self.engine.trace(&sentence, &mut layer);
             let applications = trace
                 .applications
@@ -205,7 +233,11 @@ impl Enhancer {
                     rule: rule(a.rule),
                     added: a.added.iter().map(|e| change(e, None)).collect(),
                     removed: a.removed.iter().map(|e| change(e, None)).collect(),
-                    relabelled: a.relabelled.iter().map(|(e, old)| change(e, Some(old))).collect(),
+                    relabelled: a
+                        .relabelled
+                        .iter()
+                        .map(|(e, old)| change(e, Some(old)))
+                        .collect(),
                     empty_nodes: a.empty_nodes.iter().map(|id| id.to_string()).collect(),
                 })
                 .collect();
@@ -233,8 +265,18 @@ impl Enhancer {
         Ok(sentences)
     }
 
-    fn run(&self, file: &str, reader: impl BufRead, out: &mut dyn Write, threads: usize) -> Result<Summary, Error> {
-        let options = PipelineOptions { threads, on_error: OnError::Fail, ..PipelineOptions::default() };
+    fn run(
+        &self,
+        file: &str,
+        reader: impl BufRead,
+        out: &mut dyn Write,
+        threads: usize,
+    ) -> Result<Summary, Error> {
+        let options = PipelineOptions {
+            threads,
+            on_error: OnError::Fail,
+            ..PipelineOptions::default()
+        };
         let pipeline = Pipeline::new(&self.engine, options)?;
         // Under OnError::Fail nothing is reported: the first invalid sentence is the error.
         Ok(pipeline.run(file, reader, out, &mut |_| {})?)
@@ -261,9 +303,20 @@ pub fn profiles(rules: Option<&Path>) -> Result<Vec<Profile>, Error> {
         Some(dir) => RuleSource::from_dir(dir).map_err(Error::Rules)?,
     };
     let list = rules::list_profiles(&source).map_err(|(sources, diagnostics)| {
-        Error::Rules(rules::diagnostic::render_all(&diagnostics, &sources).trim_end().to_string())
+        Error::Rules(
+            rules::diagnostic::render_all(&diagnostics, &sources)
+                .trim_end()
+                .to_string(),
+        )
     })?;
-    Ok(list.into_iter().map(|p| Profile { name: p.name, description: p.description, extends: p.extends }).collect())
+    Ok(list
+        .into_iter()
+        .map(|p| Profile {
+            name: p.name,
+            description: p.description,
+            extends: p.extends,
+        })
+        .collect())
 }
 
 /// One sentence as [`Enhancer::explain`] tells it.
@@ -357,7 +410,9 @@ mod tests {
         let enhancer = Enhancer::for_profile("ud", None).unwrap();
         let text = format!("{SENTENCE}1\tA\ta\tX\t_\t_\t7\tdep\t_\t_\n\n");
         match enhancer.enhance_str(&text) {
-            Err(Error::Input { file, line, .. }) => assert_eq!((file.as_str(), line), (STRING_NAME, 4)),
+            Err(Error::Input { file, line, .. }) => {
+                assert_eq!((file.as_str(), line), (STRING_NAME, 4))
+            }
             other => panic!("expected an input error, got {other:?}"),
         }
     }
@@ -382,7 +437,12 @@ mod tests {
 
     fn edge(dependent: &str, head: &str, label: &str, old_label: Option<&str>) -> EdgeChange {
         let old_label = old_label.map(str::to_string);
-        EdgeChange { dependent: dependent.into(), head: head.into(), label: label.into(), old_label }
+        EdgeChange {
+            dependent: dependent.into(),
+            head: head.into(),
+            label: label.into(),
+            old_label,
+        }
     }
 
     #[test]
@@ -391,28 +451,73 @@ mod tests {
         let text = format!("{SENTENCE}{COORDINATION}");
         let sentences = enhancer.explain(&text).unwrap();
         assert_eq!(sentences.len(), 2);
-        assert_eq!((sentences[0].sent_id.as_deref(), sentences[0].line), (None, 1));
+        assert_eq!(
+            (sentences[0].sent_id.as_deref(), sentences[0].line),
+            (None, 1)
+        );
         assert!(sentences[0].applications.is_empty());
         let s = &sentences[1];
-        assert_eq!((s.sent_id.as_deref(), s.line, s.runaway.as_deref()), (Some("s1"), 4, None));
+        assert_eq!(
+            (s.sent_id.as_deref(), s.line, s.runaway.as_deref()),
+            (Some("s1"), 4, None)
+        );
         // Each change once, by the rule that made it, in the order made.
-        let changes: Vec<(&str, Vec<EdgeChange>, Vec<EdgeChange>)> =
-            s.applications.iter().map(|a| (a.rule.name.as_str(), a.added.clone(), a.relabelled.clone())).collect();
-        let shared = ("shared_subject", vec![edge("1", "4", "nsubj", None)], vec![]);
-        let conj = ("conj_label", vec![], vec![edge("4", "2", "conj:and", Some("conj"))]);
-        let case = ("case_label", vec![], vec![edge("6", "4", "obl:in", Some("obl"))]);
+        let changes: Vec<(&str, Vec<EdgeChange>, Vec<EdgeChange>)> = s
+            .applications
+            .iter()
+            .map(|a| (a.rule.name.as_str(), a.added.clone(), a.relabelled.clone()))
+            .collect();
+        let shared = (
+            "shared_subject",
+            vec![edge("1", "4", "nsubj", None)],
+            vec![],
+        );
+        let conj = (
+            "conj_label",
+            vec![],
+            vec![edge("4", "2", "conj:and", Some("conj"))],
+        );
+        let case = (
+            "case_label",
+            vec![],
+            vec![edge("6", "4", "obl:in", Some("obl"))],
+        );
         for expected in [&shared, &conj, &case] {
-            assert_eq!(changes.iter().filter(|c| c == &expected).count(), 1, "{expected:?} in {changes:?}");
+            assert_eq!(
+                changes.iter().filter(|c| c == &expected).count(),
+                1,
+                "{expected:?} in {changes:?}"
+            );
         }
         assert_eq!(changes.len(), 3, "{changes:?}");
-        assert!(s.applications.iter().all(|a| a.removed.is_empty() && a.empty_nodes.is_empty()));
-        let case_rule = &s.applications.iter().find(|a| a.rule.name == "case_label").unwrap().rule;
-        assert!(case_rule.file.ends_with("case.rules") && case_rule.line > 0 && !case_rule.phase.is_empty(), "{case_rule:?}");
+        assert!(s
+            .applications
+            .iter()
+            .all(|a| a.removed.is_empty() && a.empty_nodes.is_empty()));
+        let case_rule = &s
+            .applications
+            .iter()
+            .find(|a| a.rule.name == "case_label")
+            .unwrap()
+            .rule;
+        assert!(
+            case_rule.file.ends_with("case.rules")
+                && case_rule.line > 0
+                && !case_rule.phase.is_empty(),
+            "{case_rule:?}"
+        );
         // The edges as written, each with its rule (None: the basic copy).
         let edges: Vec<(&str, &str, &str, Option<&str>)> = s
             .edges
             .iter()
-            .map(|e| (e.dependent.as_str(), e.head.as_str(), e.label.as_str(), e.rule.as_ref().map(|r| r.name.as_str())))
+            .map(|e| {
+                (
+                    e.dependent.as_str(),
+                    e.head.as_str(),
+                    e.label.as_str(),
+                    e.rule.as_ref().map(|r| r.name.as_str()),
+                )
+            })
             .collect();
         assert_eq!(
             edges,
@@ -428,7 +533,10 @@ mod tests {
         );
         // The same edges as enhance writes.
         let (enhanced, _) = enhancer.enhance_str(COORDINATION).unwrap();
-        assert!(enhanced.contains("\t2:nsubj|4:nsubj\t") && enhanced.contains("\t4:obl:in\t"), "{enhanced}");
+        assert!(
+            enhanced.contains("\t2:nsubj|4:nsubj\t") && enhanced.contains("\t4:obl:in\t"),
+            "{enhanced}"
+        );
     }
 
     #[test]
@@ -436,7 +544,9 @@ mod tests {
         let enhancer = Enhancer::for_profile("en", None).unwrap();
         let text = format!("{COORDINATION}1\tA\ta\tX\t_\t_\t7\tdep\t_\t_\n\n");
         match enhancer.explain(&text) {
-            Err(Error::Input { file, line, .. }) => assert_eq!((file.as_str(), line), (STRING_NAME, 9)),
+            Err(Error::Input { file, line, .. }) => {
+                assert_eq!((file.as_str(), line), (STRING_NAME, 9))
+            }
             other => panic!("expected an input error, got {other:?}"),
         }
     }
@@ -448,7 +558,10 @@ mod tests {
         assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
         let cs = list.iter().find(|p| p.name == "cs").expect("a cs profile");
         assert!(cs.extends.is_some() && !cs.description.is_empty(), "{cs:?}");
-        assert!(matches!(profiles(Some(Path::new("/no/such/rules"))), Err(Error::Rules(_))));
+        assert!(matches!(
+            profiles(Some(Path::new("/no/such/rules"))),
+            Err(Error::Rules(_))
+        ));
     }
 
     #[test]
@@ -457,7 +570,9 @@ mod tests {
         let text = SENTENCE.repeat(2000);
         let (one, _) = enhancer.enhance_str(&text).unwrap();
         let mut two = Vec::new();
-        let summary = enhancer.enhance_reader(text.as_bytes(), &mut two, 2).unwrap();
+        let summary = enhancer
+            .enhance_reader(text.as_bytes(), &mut two, 2)
+            .unwrap();
         assert_eq!(summary.sentences, 2000);
         assert_eq!(one.as_bytes(), two);
     }

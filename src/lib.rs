@@ -36,12 +36,15 @@ macro_rules! internal_modules {
 
 internal_modules! { text ud conllu graph rules engine pipeline }
 
-pub mod eval;
-pub mod validate;
 mod api;
 mod cli;
+pub mod eval;
+pub mod validate;
 
-pub use api::{profiles, EdgeChange, EnhancedEdge, Enhancer, Error, Explanation, Profile, RuleApplication, RuleRef, READER_NAME, STRING_NAME};
+pub use api::{
+    profiles, EdgeChange, EnhancedEdge, Enhancer, Error, Explanation, Profile, RuleApplication,
+    RuleRef, READER_NAME, STRING_NAME,
+};
 pub use cli::run_cli;
 pub use pipeline::Summary;
 pub use ud::Repairs;

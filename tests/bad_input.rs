@@ -9,7 +9,10 @@ fn snapshot_error(name: &str) {
     assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out.stderr));
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with(&format!("{path}:")), "{stderr}");
-    assert!(out.stdout.is_empty(), "nothing of an invalid first sentence is written");
+    assert!(
+        out.stdout.is_empty(),
+        "nothing of an invalid first sentence is written"
+    );
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!(format!("bad_input__{name}"), stderr);
     });
@@ -65,9 +68,17 @@ fn copy_mode_keeps_every_sentence_and_counts_the_bad_ones() {
     let enhanced = GOOD.replace("root\t_", "root\t0:root");
     assert_eq!(text(&out.stdout), format!("{enhanced}{BAD}{enhanced}{BAD}"));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("<stdin>:3: HEAD 2 of word 1 is outside the sentence"), "{stderr}");
+    assert!(
+        stderr.contains("<stdin>:3: HEAD 2 of word 1 is outside the sentence"),
+        "{stderr}"
+    );
     assert!(stderr.contains("<stdin>:7: "), "{stderr}");
-    assert!(stderr.trim_end().ends_with("4 sentences, 2 invalid ones copied unchanged"), "{stderr}");
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("4 sentences, 2 invalid ones copied unchanged"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -76,13 +87,20 @@ fn fail_mode_writes_what_came_before_and_stops() {
     let out = run(&["enhance"], input.as_bytes());
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), GOOD.replace("root\t_", "root\t0:root"));
-    assert_eq!(text(&out.stderr).trim_end(), "<stdin>:3: HEAD 2 of word 1 is outside the sentence (1..1)");
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        "<stdin>:3: HEAD 2 of word 1 is outside the sentence (1..1)"
+    );
 }
 
 #[test]
 fn missing_file_is_an_error_not_a_panic() {
     let out = run(&["enhance", "tests/data/no-such-file.conllu"], b"");
-    assert_eq!(out.status.code(), Some(2), "a file that cannot be read is not invalid input");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a file that cannot be read is not invalid input"
+    );
     assert_eq!(
         text(&out.stderr),
         "tests/data/no-such-file.conllu: cannot read: No such file or directory (os error 2)\n"
@@ -118,6 +136,11 @@ fn closed_stdout_pipe_exits_quietly() {
     drop(stdout);
     let output = child.wait_with_output().unwrap();
     feeder.join().unwrap();
-    assert!(output.status.success(), "status {:?}: {}", output.status, text(&output.stderr));
+    assert!(
+        output.status.success(),
+        "status {:?}: {}",
+        output.status,
+        text(&output.stderr)
+    );
     assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
 }

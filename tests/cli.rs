@@ -9,7 +9,9 @@ fn json(stdout: &[u8]) -> serde_json::Value {
 #[test]
 fn eval_of_the_basic_profile_gives_the_official_copy_baseline() {
     // The official figures are for the full dev file.
-    let Some(gold) = dev_file("Czech-CAC") else { return };
+    let Some(gold) = dev_file("Czech-CAC") else {
+        return;
+    };
     let gold = gold.to_str().unwrap();
     let system = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cac-basic.conllu");
     let enhanced = run(&["enhance", "--lang", "basic", gold], b"");
@@ -47,7 +49,11 @@ fn eval_phenomena_are_in_the_json_and_the_table() {
         assert_eq!(phenomena[class]["correct"].as_u64(), Some(gold), "{class}");
     }
     let table = run(&["eval", system, system, "--phenomena"], b"");
-    assert!(text(&table.stdout).contains("ELAS"), "{}", text(&table.stdout));
+    assert!(
+        text(&table.stdout).contains("ELAS"),
+        "{}",
+        text(&table.stdout)
+    );
 }
 
 #[test]
@@ -71,7 +77,11 @@ fn eval_refuses_files_that_do_not_correspond() {
 #[test]
 fn validate_exits_1_with_file_and_line_on_an_invalid_enhanced_layer() {
     let bad = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("self-loop.conllu");
-    std::fs::write(&bad, "1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t2:dep\t_\n\n").unwrap();
+    std::fs::write(
+        &bad,
+        "1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t2:dep\t_\n\n",
+    )
+    .unwrap();
     let bad = bad.to_str().unwrap();
     let out = run(&["validate", bad], b"");
     assert_eq!(out.status.code(), Some(1));
@@ -92,14 +102,31 @@ fn enhance_warns_once_per_file_of_words_without_a_lemma() {
         std::fs::write(&path, body).unwrap();
         path.display().to_string()
     };
-    let lemmatised = write("lemmatised.conllu", "1\tGo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\thome\thome\tADV\t_\t_\t1\tadvmod\t_\t_\n\n");
+    let lemmatised = write(
+        "lemmatised.conllu",
+        "1\tGo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\thome\thome\tADV\t_\t_\t1\tadvmod\t_\t_\n\n",
+    );
     let one = write(
         "one.conllu",
         "1\tGo\t_\tVERB\t_\t_\t0\troot\t_\t_\n2\tho\thome\tADV\t_\t_\t1\tadvmod\t_\t_\n3\tme\t_\tX\t_\t_\t2\tgoeswith\t_\t_\n\
          4\t_\t_\tSYM\t_\t_\t1\tpunct\t_\t_\n\n",
     );
-    let two = write("two.conllu", "1\tGo\t_\tVERB\t_\t_\t0\troot\t_\t_\n2\thome\t_\tADV\t_\t_\t1\tadvmod\t_\t_\n\n");
-    let out = run(&["enhance", "--lang", "en", &lemmatised, &one, &two, &lemmatised], b"");
+    let two = write(
+        "two.conllu",
+        "1\tGo\t_\tVERB\t_\t_\t0\troot\t_\t_\n2\thome\t_\tADV\t_\t_\t1\tadvmod\t_\t_\n\n",
+    );
+    let out = run(
+        &[
+            "enhance",
+            "--lang",
+            "en",
+            &lemmatised,
+            &one,
+            &two,
+            &lemmatised,
+        ],
+        b"",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stderr),
@@ -108,8 +135,15 @@ fn enhance_warns_once_per_file_of_words_without_a_lemma() {
              warning: {two}: 2 of 2 words have no lemma (LEMMA _); lemma tests and markers used their lower-cased forms\n"
         )
     );
-    let stdin = run(&["enhance", "--lang", "en"], std::fs::read(&two).unwrap().as_slice());
-    assert!(text(&stdin.stderr).starts_with("warning: <stdin>: 2 of 2 words have no lemma"), "{}", text(&stdin.stderr));
+    let stdin = run(
+        &["enhance", "--lang", "en"],
+        std::fs::read(&two).unwrap().as_slice(),
+    );
+    assert!(
+        text(&stdin.stderr).starts_with("warning: <stdin>: 2 of 2 words have no lemma"),
+        "{}",
+        text(&stdin.stderr)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -145,7 +179,10 @@ fn dash_reads_stdin_in_every_subcommand_that_reads_conllu() {
     let enhanced = enhanced.to_str().unwrap();
 
     let from_file = run(&["enhance", "--lang", "en", SAMPLE], b"");
-    for args in [&["enhance", "--lang", "en", "-"][..], &["enhance", "--lang", "en"]] {
+    for args in [
+        &["enhance", "--lang", "en", "-"][..],
+        &["enhance", "--lang", "en"],
+    ] {
         let from_stdin = run(args, &sample);
         assert!(from_stdin.status.success(), "{}", text(&from_stdin.stderr));
         assert_eq!(from_stdin.stdout, from_file.stdout);
@@ -160,7 +197,10 @@ fn dash_reads_stdin_in_every_subcommand_that_reads_conllu() {
     }
     let both = run(&["eval", "-", "-"], &enhanced_bytes);
     assert_eq!(both.status.code(), Some(2));
-    assert_eq!(text(&both.stderr), "gold and system cannot both be `-`: stdin is one input\n");
+    assert_eq!(
+        text(&both.stderr),
+        "gold and system cannot both be `-`: stdin is one input\n"
+    );
 
     let out = run(&["validate", "-"], &enhanced_bytes);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -168,7 +208,11 @@ fn dash_reads_stdin_in_every_subcommand_that_reads_conllu() {
     let bad = b"1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t2:dep\t_\n\n";
     let out = run(&["validate", "-"], bad);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("<stdin>:2: "), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with("<stdin>:2: "),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(text(&out.stdout), "<stdin>: 1 sentence, 2 errors\n");
 
     let explained = run(&["explain", "--lang", "en", SAMPLE], b"");
@@ -184,7 +228,17 @@ fn output_flag_writes_the_file_and_replaces_it_only_on_success() {
     let path = tmp("output-flag.conllu");
     let _ = std::fs::remove_file(&path);
     for flag in ["-o", "--output"] {
-        let out = run(&["enhance", "--lang", "en", SAMPLE, flag, path.to_str().unwrap()], b"");
+        let out = run(
+            &[
+                "enhance",
+                "--lang",
+                "en",
+                SAMPLE,
+                flag,
+                path.to_str().unwrap(),
+            ],
+            b"",
+        );
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(out.stdout.is_empty(), "nothing on stdout with -o");
         assert_eq!(std::fs::read(&path).unwrap(), stdout);
@@ -193,7 +247,11 @@ fn output_flag_writes_the_file_and_replaces_it_only_on_success() {
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-        assert_ne!(mode & 0o044, 0, "an output file is readable by others as any new file (mode {mode:o})");
+        assert_ne!(
+            mode & 0o044,
+            0,
+            "an output file is readable by others as any new file (mode {mode:o})"
+        );
     }
     // A failed run leaves the file as it was: no partial output that looks like a result.
     let bad = b"1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n1\tb\tb\tX\t_\t_\t2\troot\t_\t_\n\n";
@@ -203,7 +261,17 @@ fn output_flag_writes_the_file_and_replaces_it_only_on_success() {
     // The output may be the input: it is read whole before it is replaced.
     let same = tmp("output-same.conllu");
     std::fs::copy(SAMPLE, &same).unwrap();
-    let out = run(&["enhance", "--lang", "en", same.to_str().unwrap(), "-o", same.to_str().unwrap()], b"");
+    let out = run(
+        &[
+            "enhance",
+            "--lang",
+            "en",
+            same.to_str().unwrap(),
+            "-o",
+            same.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(std::fs::read(&same).unwrap(), stdout);
     // A link: its file is replaced, the link stays.
@@ -212,26 +280,69 @@ fn output_flag_writes_the_file_and_replaces_it_only_on_success() {
         let link = tmp("output-link.conllu");
         let _ = std::fs::remove_file(&link);
         std::os::unix::fs::symlink(&path, &link).unwrap();
-        let out = run(&["enhance", "--lang", "basic", SAMPLE, "-o", link.to_str().unwrap()], b"");
+        let out = run(
+            &[
+                "enhance",
+                "--lang",
+                "basic",
+                SAMPLE,
+                "-o",
+                link.to_str().unwrap(),
+            ],
+            b"",
+        );
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
-        assert_eq!(std::fs::read(&path).unwrap(), run(&["enhance", "--lang", "basic", SAMPLE], b"").stdout);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            run(&["enhance", "--lang", "basic", SAMPLE], b"").stdout
+        );
     }
     // Not a regular file: written to, not replaced.
     let out = run(&["enhance", SAMPLE, "-o", "/dev/null"], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device_like());
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device_like());
 
     let (enhanced, _) = enhanced_sample("output-eval.conllu");
     let enhanced = enhanced.to_str().unwrap();
     let table = tmp("output-eval.txt");
-    let out = run(&["eval", enhanced, enhanced, "-o", table.to_str().unwrap()], b"");
-    assert!(out.status.success() && out.stdout.is_empty(), "{}", text(&out.stderr));
-    assert_eq!(std::fs::read(&table).unwrap(), run(&["eval", enhanced, enhanced], b"").stdout);
+    let out = run(
+        &["eval", enhanced, enhanced, "-o", table.to_str().unwrap()],
+        b"",
+    );
+    assert!(
+        out.status.success() && out.stdout.is_empty(),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&table).unwrap(),
+        run(&["eval", enhanced, enhanced], b"").stdout
+    );
     let explained = tmp("output-explain.txt");
-    let out = run(&["explain", "--lang", "en", SAMPLE, "-o", explained.to_str().unwrap()], b"");
-    assert!(out.status.success() && out.stdout.is_empty(), "{}", text(&out.stderr));
-    assert_eq!(std::fs::read(&explained).unwrap(), run(&["explain", "--lang", "en", SAMPLE], b"").stdout);
+    let out = run(
+        &[
+            "explain",
+            "--lang",
+            "en",
+            SAMPLE,
+            "-o",
+            explained.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success() && out.stdout.is_empty(),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&explained).unwrap(),
+        run(&["explain", "--lang", "en", SAMPLE], b"").stdout
+    );
 }
 
 trait CharDevice {
@@ -269,7 +380,10 @@ fn gzip_input_is_read_in_every_subcommand() {
 
     let explained = run(&["explain", "--lang", "en", path], b"");
     assert!(explained.status.success(), "{}", text(&explained.stderr));
-    assert_eq!(explained.stdout, run(&["explain", "--lang", "en", SAMPLE], b"").stdout);
+    assert_eq!(
+        explained.stdout,
+        run(&["explain", "--lang", "en", SAMPLE], b"").stdout
+    );
 
     let (enhanced, enhanced_bytes) = enhanced_sample("gzip-enhanced.conllu");
     let enhanced_gz = tmp("gzip-enhanced.conllu.gz");
@@ -277,7 +391,10 @@ fn gzip_input_is_read_in_every_subcommand() {
     let (enhanced, enhanced_gz) = (enhanced.to_str().unwrap(), enhanced_gz.to_str().unwrap());
     let out = run(&["validate", enhanced_gz], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), format!("{enhanced_gz}: 4 sentences, valid\n"));
+    assert_eq!(
+        text(&out.stdout),
+        format!("{enhanced_gz}: 4 sentences, valid\n")
+    );
     let out = run(&["eval", enhanced, enhanced_gz, "--json"], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(json(&out.stdout)["ELAS"]["f1"].as_f64(), Some(100.0));
@@ -291,20 +408,39 @@ fn gzip_input_is_read_in_every_subcommand() {
     let bad_gz = bad_gz.to_str().unwrap();
     let out = run(&["enhance", bad_gz], b"");
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(text(&out.stderr), format!("{bad_gz}:{line}: expected 10 tab-separated columns, found 2\n"));
+    assert_eq!(
+        text(&out.stderr),
+        format!("{bad_gz}:{line}: expected 10 tab-separated columns, found 2\n")
+    );
     let out = run(&["validate", bad_gz], b"");
-    assert!(text(&out.stderr).starts_with(&format!("{bad_gz}:{line}: expected 10")), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with(&format!("{bad_gz}:{line}: expected 10")),
+        "{}",
+        text(&out.stderr)
+    );
 
     // A truncated gzip stream is invalid input, said once.
     let truncated = tmp("gzip-truncated.conllu.gz");
     let whole = gzip(&sample.repeat(20));
     std::fs::write(&truncated, &whole[..whole.len() / 2]).unwrap();
     let truncated = truncated.to_str().unwrap();
-    for args in [vec!["enhance", truncated], vec!["validate", truncated], vec!["eval", truncated, truncated]] {
+    for args in [
+        vec!["enhance", truncated],
+        vec!["validate", truncated],
+        vec!["eval", truncated, truncated],
+    ] {
         let out = run(&args, b"");
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
         let stderr = text(&out.stderr);
-        assert!(stderr.starts_with(&format!("{truncated}: ")) && stderr.contains("invalid gzip data"), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("{truncated}: ")) && stderr.contains("invalid gzip data"),
+            "{args:?}: {stderr}"
+        );
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
@@ -324,32 +460,82 @@ fn os_errors_are_printed_once_with_exit_code_2() {
         let out = run(&args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = text(&out.stderr);
-        assert_eq!(stderr.matches("Is a directory").count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.starts_with("tests/data: ") && stderr.lines().count() == 1, "{args:?}: {stderr}");
+        assert_eq!(
+            stderr.matches("Is a directory").count(),
+            1,
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.starts_with("tests/data: ") && stderr.lines().count() == 1,
+            "{args:?}: {stderr}"
+        );
     }
     let out = run(&["validate", "tests/data/no-such-file.conllu"], b"");
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(text(&out.stderr), "tests/data/no-such-file.conllu: cannot read: No such file or directory (os error 2)\n");
-    let out = run(&["enhance", SAMPLE, "-o", "tests/data/no-such-dir/out.conllu"], b"");
+    assert_eq!(
+        text(&out.stderr),
+        "tests/data/no-such-file.conllu: cannot read: No such file or directory (os error 2)\n"
+    );
+    let out = run(
+        &["enhance", SAMPLE, "-o", "tests/data/no-such-dir/out.conllu"],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(text(&out.stderr).matches("No such file or directory").count(), 1, "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr)
+            .matches("No such file or directory")
+            .count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
 fn exit_codes_tell_usage_errors_from_invalid_input() {
-    for args in [&["enhance", "--no-such-flag"][..], &["frobnicate"], &["eval", SAMPLE], &["validate"], &["enhance", "--threads", "many"]] {
+    for args in [
+        &["enhance", "--no-such-flag"][..],
+        &["frobnicate"],
+        &["eval", SAMPLE],
+        &["validate"],
+        &["enhance", "--threads", "many"],
+    ] {
         let out = run(args, b"");
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
     }
     let out = run(&["enhance"], b"1\ta\n\n");
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(text(&out.stderr), "<stdin>:1: expected 10 tab-separated columns, found 2\n");
-    for args in [&["--help"][..], &["enhance", "--help"], &["eval", "--help"], &["validate", "--help"], &["explain", "--help"]] {
+    assert_eq!(
+        text(&out.stderr),
+        "<stdin>:1: expected 10 tab-separated columns, found 2\n"
+    );
+    for args in [
+        &["--help"][..],
+        &["enhance", "--help"],
+        &["eval", "--help"],
+        &["validate", "--help"],
+        &["explain", "--help"],
+    ] {
         let out = run(args, b"");
         assert!(out.status.success(), "{args:?}");
         let help = text(&out.stdout);
-        for line in ["Exit codes:", "0  success", "1  invalid input", "2  usage error", "`-` (stdin)", "gzip"] {
-            assert!(help.contains(line), "{args:?} --help lacks {line:?}:\n{help}");
+        for line in [
+            "Exit codes:",
+            "0  success",
+            "1  invalid input",
+            "2  usage error",
+            "`-` (stdin)",
+            "gzip",
+        ] {
+            assert!(
+                help.contains(line),
+                "{args:?} --help lacks {line:?}:\n{help}"
+            );
         }
     }
     let help = text(&run(&["enhance", "--help"], b"").stdout);
@@ -360,13 +546,33 @@ fn exit_codes_tell_usage_errors_from_invalid_input() {
 fn threads_above_the_cores_are_capped_with_a_warning() {
     let cores = std::thread::available_parallelism().unwrap().get();
     let expected = run(&["enhance", "--lang", "en", SAMPLE], b"").stdout;
-    let out = run(&["enhance", "--lang", "en", "--threads", "20000", SAMPLE], b"");
+    let out = run(
+        &["enhance", "--lang", "en", "--threads", "20000", SAMPLE],
+        b"",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let plural = if cores == 1 { "core" } else { "cores" };
-    assert_eq!(text(&out.stderr), format!("warning: --threads 20000 is more than the {cores} {plural}; using {cores}\n"));
+    assert_eq!(
+        text(&out.stderr),
+        format!("warning: --threads 20000 is more than the {cores} {plural}; using {cores}\n")
+    );
     assert_eq!(out.stdout, expected);
-    let out = run(&["enhance", "--lang", "en", "--threads", &cores.to_string(), SAMPLE], b"");
-    assert!(out.status.success() && out.stderr.is_empty(), "{}", text(&out.stderr));
+    let out = run(
+        &[
+            "enhance",
+            "--lang",
+            "en",
+            "--threads",
+            &cores.to_string(),
+            SAMPLE,
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// The summary of `--on-error copy`: singular for one, thousands separated.
@@ -375,14 +581,27 @@ fn copy_summary_counts_in_words() {
     const GOOD: &str = "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n";
     const BAD: &str = "1\tb\tb\tX\t_\t_\t2\troot\t_\t_\n\n";
     for (input, summary) in [
-        (BAD.to_string(), "eudify: 1 sentence, 1 invalid one copied unchanged"),
-        (format!("{GOOD}{BAD}{BAD}"), "eudify: 3 sentences, 2 invalid ones copied unchanged"),
-        (format!("{}{BAD}", GOOD.repeat(2076)), "eudify: 2,077 sentences, 1 invalid one copied unchanged"),
+        (
+            BAD.to_string(),
+            "eudify: 1 sentence, 1 invalid one copied unchanged",
+        ),
+        (
+            format!("{GOOD}{BAD}{BAD}"),
+            "eudify: 3 sentences, 2 invalid ones copied unchanged",
+        ),
+        (
+            format!("{}{BAD}", GOOD.repeat(2076)),
+            "eudify: 2,077 sentences, 1 invalid one copied unchanged",
+        ),
     ] {
         let out = run(&["enhance", "--on-error", "copy"], input.as_bytes());
         assert!(out.status.success());
         assert_eq!(text(&out.stderr).lines().last(), Some(summary));
     }
     let out = run(&["enhance", "--on-error", "copy"], GOOD.as_bytes());
-    assert!(out.stderr.is_empty(), "no summary when nothing was copied: {}", text(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "no summary when nothing was copied: {}",
+        text(&out.stderr)
+    );
 }

@@ -36,7 +36,11 @@ pub fn conllu_files(root: &Path) -> Vec<PathBuf> {
 /// The sample's `dev.conllu` files, which every test run has.
 pub fn sample_files() -> Vec<PathBuf> {
     let files = conllu_files(&sample_data());
-    assert!(files.len() >= 3, "expected the sample treebanks in tests/data/ud, found {}", files.len());
+    assert!(
+        files.len() >= 3,
+        "expected the sample treebanks in tests/data/ud, found {}",
+        files.len()
+    );
     files
 }
 
@@ -49,7 +53,10 @@ pub fn sample_file(treebank: &str) -> PathBuf {
 
 /// Whether this is a CI run, as insta decides it: `CI` set to anything but empty, `0` or `false`.
 fn is_ci() -> bool {
-    !matches!(std::env::var("CI").as_deref(), Err(_) | Ok("" | "0" | "false"))
+    !matches!(
+        std::env::var("CI").as_deref(),
+        Err(_) | Ok("" | "0" | "false")
+    )
 }
 
 /// Every `dev.conllu` of the full dev treebanks, sorted, or `None` when they are not there: the
@@ -62,7 +69,8 @@ pub fn dev_files() -> Option<Vec<PathBuf>> {
             Some(_) => root.display().to_string(),
             None => "../shared/data/ud".to_string(),
         };
-        let why = format!("{shown} not found (the full UD dev treebanks; see README \"Test data\")");
+        let why =
+            format!("{shown} not found (the full UD dev treebanks; see README \"Test data\")");
         assert!(!is_ci(), "{why}: CI must run every test");
         let thread = std::thread::current();
         let test = thread.name().unwrap_or("a test");
@@ -70,7 +78,12 @@ pub fn dev_files() -> Option<Vec<PathBuf>> {
         return None;
     }
     let files = conllu_files(&root);
-    assert!(files.len() >= 20, "expected the dev treebanks in {}, found {}", root.display(), files.len());
+    assert!(
+        files.len() >= 20,
+        "expected the dev treebanks in {}, found {}",
+        root.display(),
+        files.len()
+    );
     Some(files)
 }
 
@@ -84,7 +97,12 @@ pub fn dev_file(treebank: &str) -> Option<PathBuf> {
 
 /// The treebank folder name of a `.../<Language>-<Treebank>/dev.conllu`.
 pub fn treebank_name(file: &Path) -> String {
-    file.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned()
+    file.parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// One row of a score file (`tests/dev-scores.tsv`, `tests/sample-scores.tsv`).
@@ -121,12 +139,26 @@ pub fn read_scores(file: &Path) -> Vec<Scores> {
         }
         let cols: Vec<&str> = line.split('\t').collect();
         if !header {
-            assert_eq!(cols, ["treebank", "code", "basic_elas", "basic_eulas", "elas", "eulas"], "{at}: header");
+            assert_eq!(
+                cols,
+                [
+                    "treebank",
+                    "code",
+                    "basic_elas",
+                    "basic_eulas",
+                    "elas",
+                    "eulas"
+                ],
+                "{at}: header"
+            );
             header = true;
             continue;
         }
         assert_eq!(cols.len(), 6, "{at}: expected 6 tab-separated columns");
-        let number = |c: &str| c.parse::<f64>().unwrap_or_else(|e| panic!("{at}: {c:?}: {e}"));
+        let number = |c: &str| {
+            c.parse::<f64>()
+                .unwrap_or_else(|e| panic!("{at}: {c:?}: {e}"))
+        };
         rows.push(Scores {
             treebank: cols[0].to_string(),
             code: cols[1].to_string(),
@@ -148,7 +180,9 @@ pub fn treebank_code(file: &Path) -> String {
         .iter()
         .flat_map(|f| read_scores(f))
         .find(|row| row.treebank == treebank)
-        .unwrap_or_else(|| panic!("{treebank} has no row in the score files: run scripts/eval-dev.sh --write"))
+        .unwrap_or_else(|| {
+            panic!("{treebank} has no row in the score files: run scripts/eval-dev.sh --write")
+        })
         .code
 }
 

@@ -1,8 +1,8 @@
 //! The CoNLL-U reader and writer keep every byte.
 
 use crate::common::{dev_files, run, sample_files, text};
-use std::path::PathBuf;
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
+use std::path::PathBuf;
 
 fn round_trip(input: &[u8]) -> Vec<u8> {
     let mut reader = BlockReader::new(input);
@@ -22,7 +22,11 @@ fn round_trip(input: &[u8]) -> Vec<u8> {
 fn round_trips_byte_for_byte(files: &[PathBuf]) {
     for file in files {
         let input = std::fs::read(file).unwrap();
-        assert!(round_trip(&input) == input, "{} changed on a round trip", file.display());
+        assert!(
+            round_trip(&input) == input,
+            "{} changed on a round trip",
+            file.display()
+        );
     }
 }
 
@@ -86,7 +90,10 @@ fn basic_profile_keeps_every_column_but_deps(files: &[PathBuf]) {
                 .collect()
         };
         let output = text(&out.stdout);
-        assert!(keep(&input) == keep(&output), "{path}: columns other than DEPS changed");
+        assert!(
+            keep(&input) == keep(&output),
+            "{path}: columns other than DEPS changed"
+        );
     }
 }
 
@@ -105,10 +112,17 @@ fn basic_profile_keeps_every_column_but_deps_on_all_shared_files() {
 #[test]
 fn output_is_identical_for_one_and_two_threads() {
     // The whole sample on stdin: three of the pipeline's 256 kB pieces, so both threads work.
-    let input: Vec<u8> = sample_files().iter().flat_map(|f| std::fs::read(f).unwrap()).collect();
+    let input: Vec<u8> = sample_files()
+        .iter()
+        .flat_map(|f| std::fs::read(f).unwrap())
+        .collect();
     assert!(input.len() > 2 * 256 * 1024, "{} bytes", input.len());
     let one = run(&["enhance", "--threads", "1"], &input);
     let two = run(&["enhance", "--threads", "2"], &input);
-    assert!(one.status.success() && two.status.success(), "{}", text(&two.stderr));
+    assert!(
+        one.status.success() && two.status.success(),
+        "{}",
+        text(&two.stderr)
+    );
     assert!(one.stdout == two.stdout);
 }

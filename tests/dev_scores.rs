@@ -4,7 +4,8 @@
 //! `scripts/eval-dev.sh --write` refreshes all three; improvements are committed with them.
 
 use crate::common::{
-    dev_files, dev_scores_file, read_scores, sample_files, sample_scores_file, treebank_name, Scores,
+    dev_files, dev_scores_file, read_scores, sample_files, sample_scores_file, treebank_name,
+    Scores,
 };
 use eudify::engine::Enhancer;
 use eudify::eval::{evaluate_readers, EvalOptions};
@@ -20,10 +21,16 @@ const ROUNDING: f64 = 0.011;
 
 /// ELAS and EULAS F1 of `gold` enhanced under `profile`.
 fn measure(enhancer: &Enhancer, name: &str, gold: &[u8]) -> (f64, f64) {
-    let options = PipelineOptions { on_error: OnError::Fail, threads: 1, chunk_bytes: 256 * 1024 };
+    let options = PipelineOptions {
+        on_error: OnError::Fail,
+        threads: 1,
+        chunk_bytes: 256 * 1024,
+    };
     let pipeline = Pipeline::new(enhancer, options).expect("pipeline");
     let mut out = Vec::with_capacity(gold.len() + gold.len() / 4);
-    pipeline.run(name, gold, &mut out, &mut |r| panic!("{name}: {r}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+    pipeline
+        .run(name, gold, &mut out, &mut |r| panic!("{name}: {r}"))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     let report = evaluate_readers(name, gold, "enhanced", &out[..], &EvalOptions::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     (report.elas.f1(), report.eulas.f1())
@@ -34,7 +41,8 @@ fn measure(enhancer: &Enhancer, name: &str, gold: &[u8]) -> (f64, f64) {
 fn measure_all(files: &[PathBuf], recorded: &[Scores]) -> (Vec<Scores>, Vec<String>) {
     let source = RuleSource::embedded();
     let enhancer = |profile: &str| {
-        let rules = load_ruleset(&source, profile).unwrap_or_else(|e| panic!("profile {profile}: {}", e.render()));
+        let rules = load_ruleset(&source, profile)
+            .unwrap_or_else(|e| panic!("profile {profile}: {}", e.render()));
         Enhancer::new(&rules)
     };
     let basic = enhancer("basic");
@@ -49,14 +57,26 @@ fn measure_all(files: &[PathBuf], recorded: &[Scores]) -> (Vec<Scores>, Vec<Stri
         let gold = std::fs::read(file).unwrap();
         let (basic_elas, basic_eulas) = measure(&basic, &treebank, &gold);
         let (elas, eulas) = measure(&enhancer(&profile), &treebank, &gold);
-        measured.push(Scores { treebank, code: row.code.clone(), basic_elas, basic_eulas, elas, eulas });
+        measured.push(Scores {
+            treebank,
+            code: row.code.clone(),
+            basic_elas,
+            basic_eulas,
+            elas,
+            eulas,
+        });
     }
     (measured, unrecorded)
 }
 
 /// Failures (an ELAS more than [`TOLERANCE`] below the record, a changed baseline, a treebank
 /// missing on either side) and notes (scores above the record: the file can be refreshed).
-fn compare(recorded: &[Scores], measured: &[Scores], unrecorded: &[String], file: &str) -> (Vec<String>, Vec<String>) {
+fn compare(
+    recorded: &[Scores],
+    measured: &[Scores],
+    unrecorded: &[String],
+    file: &str,
+) -> (Vec<String>, Vec<String>) {
     let (mut failures, mut notes) = (Vec::new(), Vec::new());
     for treebank in unrecorded {
         failures.push(format!("{treebank} has no row in {file}"));
@@ -67,7 +87,9 @@ fn compare(recorded: &[Scores], measured: &[Scores], unrecorded: &[String], file
             continue;
         };
         let tb = &row.treebank;
-        if (now.basic_elas - row.basic_elas).abs() > ROUNDING || (now.basic_eulas - row.basic_eulas).abs() > ROUNDING {
+        if (now.basic_elas - row.basic_elas).abs() > ROUNDING
+            || (now.basic_eulas - row.basic_eulas).abs() > ROUNDING
+        {
             failures.push(format!(
                 "{tb}: the copy baseline scores {:.2}/{:.2}, {file} says {:.2}/{:.2}: the data or the scorer changed",
                 now.basic_elas, now.basic_eulas, row.basic_elas, row.basic_eulas
@@ -92,12 +114,19 @@ fn compare(recorded: &[Scores], measured: &[Scores], unrecorded: &[String], file
 fn check(files: &[PathBuf], score_file: &Path) {
     let recorded = read_scores(score_file);
     let (measured, unrecorded) = measure_all(files, &recorded);
-    let name = score_file.file_name().unwrap().to_string_lossy().into_owned();
+    let name = score_file
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     let (failures, notes) = compare(&recorded, &measured, &unrecorded, &name);
     if !notes.is_empty() {
         // Past the harness's capture, so a passing run shows it too.
         let mut err = std::io::stderr().lock();
-        let _ = writeln!(err, "note: scores differ from {name}; refresh it with scripts/eval-dev.sh --write:");
+        let _ = writeln!(
+            err,
+            "note: scores differ from {name}; refresh it with scripts/eval-dev.sh --write:"
+        );
         for note in &notes {
             let _ = writeln!(err, "  {note}");
         }
@@ -114,7 +143,11 @@ fn check(files: &[PathBuf], score_file: &Path) {
 fn every_dev_treebank_keeps_its_recorded_elas() {
     if let Some(files) = dev_files() {
         let recorded = read_scores(&dev_scores_file());
-        assert_eq!(recorded.len(), files.len(), "tests/dev-scores.tsv has a row for each dev treebank");
+        assert_eq!(
+            recorded.len(),
+            files.len(),
+            "tests/dev-scores.tsv has a row for each dev treebank"
+        );
         check(&files, &dev_scores_file());
     }
 }
@@ -142,7 +175,10 @@ fn a_drop_beyond_the_tolerance_fails_and_names_the_treebank() {
     let recorded = [row("A-B", 98.00), row("C-D", 97.00)];
     let measured = [row("A-B", 97.96), row("C-D", 96.93)];
     let (failures, notes) = compare(&recorded, &measured, &[], "f.tsv");
-    assert_eq!(failures, ["C-D (xx_yy): ELAS 96.93 is 0.07 below 97.00 in f.tsv (tolerance 0.05)"]);
+    assert_eq!(
+        failures,
+        ["C-D (xx_yy): ELAS 96.93 is 0.07 below 97.00 in f.tsv (tolerance 0.05)"]
+    );
     assert!(notes.is_empty(), "{notes:?}");
 
     let measured = [row("A-B", 98.20), row("C-D", 97.00)];
@@ -156,19 +192,29 @@ fn a_drop_beyond_the_tolerance_fails_and_names_the_treebank() {
     assert!(failures[0].contains("copy baseline"), "{failures:?}");
 
     let (failures, _) = compare(&recorded, &[row("A-B", 98.00)], &["E-F".into()], "f.tsv");
-    assert_eq!(failures, ["E-F has no row in f.tsv", "C-D: in f.tsv but not in the data"]);
+    assert_eq!(
+        failures,
+        [
+            "E-F has no row in f.tsv",
+            "C-D: in f.tsv but not in the data"
+        ]
+    );
 }
 
 /// The README table `scripts/eval-dev.sh --write` makes from the score file: two treebanks a
 /// row, filled column by column, basic and profile ELAS.
 fn readme_table(rows: &[Scores]) -> String {
-    let mut table = String::from("| treebank | basic | eudify | treebank | basic | eudify |\n|---|---|---|---|---|---|\n");
+    let mut table = String::from(
+        "| treebank | basic | eudify | treebank | basic | eudify |\n|---|---|---|---|---|---|\n",
+    );
     let half = rows.len().div_ceil(2);
     for i in 0..half {
         let r = &rows[i];
         table += &format!("| {} | {:.2} | {:.2} |", r.treebank, r.basic_elas, r.elas);
         match rows.get(i + half) {
-            Some(r) => table += &format!(" {} | {:.2} | {:.2} |\n", r.treebank, r.basic_elas, r.elas),
+            Some(r) => {
+                table += &format!(" {} | {:.2} | {:.2} |\n", r.treebank, r.basic_elas, r.elas)
+            }
             None => table += "  |  |  |\n",
         }
     }
@@ -177,11 +223,16 @@ fn readme_table(rows: &[Scores]) -> String {
 
 #[test]
 fn readme_dev_table_is_the_one_the_score_file_gives() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let start = readme.find("\n<!-- dev-table").expect("README.md has a <!-- dev-table --> marker");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme
+        .find("\n<!-- dev-table")
+        .expect("README.md has a <!-- dev-table --> marker");
     let body = &readme[start + 1..];
     let body = &body[body.find('\n').unwrap() + 1..];
-    let end = body.find("<!-- /dev-table -->").expect("README.md has a <!-- /dev-table --> marker");
+    let end = body
+        .find("<!-- /dev-table -->")
+        .expect("README.md has a <!-- /dev-table --> marker");
     let expected = readme_table(&read_scores(&dev_scores_file()));
     assert!(
         body[..end] == expected,

@@ -20,7 +20,8 @@ fn embedded_rule_examples_pass_and_match_their_snapshots() {
     let source = RuleSource::embedded();
     let mut ran = 0;
     for profile in list_profiles(&source).unwrap() {
-        let rule_set = load_ruleset(&source, &profile.name).unwrap_or_else(|e| panic!("{}", e.render()));
+        let rule_set =
+            load_ruleset(&source, &profile.name).unwrap_or_else(|e| panic!("{}", e.render()));
         let enhancer = Enhancer::new(&rule_set);
         for (index, compiled) in enhancer.rules.iter().enumerate() {
             let rule = &compiled.rule;
@@ -29,13 +30,25 @@ fn embedded_rule_examples_pass_and_match_their_snapshots() {
                     continue;
                 }
                 let result = enhancer.run_example(index, example).unwrap();
-                assert!(result.passed(), "{} {}: {:?}", profile.name, rule.name, result.mismatches);
-                snapshot(&format!("example__{}__{}__{n}", profile.name, rule.name), &result.output);
+                assert!(
+                    result.passed(),
+                    "{} {}: {:?}",
+                    profile.name,
+                    rule.name,
+                    result.mismatches
+                );
+                snapshot(
+                    &format!("example__{}__{}__{n}", profile.name, rule.name),
+                    &result.output,
+                );
                 ran += 1;
             }
         }
     }
-    assert!(ran >= 6, "one example per enhancement type at least, ran {ran}");
+    assert!(
+        ran >= 6,
+        "one example per enhancement type at least, ran {ran}"
+    );
 }
 
 #[test]
@@ -50,12 +63,20 @@ fn the_test_command_runs_every_example() {
 fn the_test_command_shows_a_diff_on_failure() {
     let dir = copy_of_embedded_rules("failing_example");
     let path = dir.join("rules/universal/case.rules");
-    let edited = std::fs::read_to_string(&path).unwrap().replacen("1:obl:in", "1:obl:on", 1);
+    let edited = std::fs::read_to_string(&path)
+        .unwrap()
+        .replacen("1:obl:in", "1:obl:on", 1);
     std::fs::write(&path, edited).unwrap();
-    let out = run(&["test", "--rules", dir.join("rules").to_str().unwrap()], b"");
+    let out = run(
+        &["test", "--rules", dir.join("rules").to_str().unwrap()],
+        b"",
+    );
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("- expected 1:obl:on") && stdout.contains("+ actual   1:obl:in"), "{stdout}");
+    assert!(
+        stdout.contains("- expected 1:obl:on") && stdout.contains("+ actual   1:obl:in"),
+        "{stdout}"
+    );
 }
 
 /// A copy of the embedded `rules/` and `lexicons/` in a fresh temporary folder.
@@ -81,32 +102,83 @@ fn rules_from_a_folder_behave_like_the_embedded_ones_and_can_be_edited() {
     let dir = copy_of_embedded_rules("edited_rules");
     let rules = dir.join("rules");
     let rules = rules.to_str().unwrap();
-    let embedded = run(&["enhance", "--lang", "en", "tests/data/sample.conllu"], b"");
-    let from_dir = run(&["enhance", "--lang", "en", "--rules", rules, "tests/data/sample.conllu"], b"");
-    assert!(embedded.status.success() && from_dir.status.success(), "{}", text(&from_dir.stderr));
+    let embedded = run(
+        &["enhance", "--lang", "en", "tests/data/sample.conllu"],
+        b"",
+    );
+    let from_dir = run(
+        &[
+            "enhance",
+            "--lang",
+            "en",
+            "--rules",
+            rules,
+            "tests/data/sample.conllu",
+        ],
+        b"",
+    );
+    assert!(
+        embedded.status.success() && from_dir.status.success(),
+        "{}",
+        text(&from_dir.stderr)
+    );
     assert_eq!(text(&embedded.stdout), text(&from_dir.stdout));
-    assert!(text(&embedded.stdout).contains("2:obl:out_of"), "{}", text(&embedded.stdout));
+    assert!(
+        text(&embedded.stdout).contains("2:obl:out_of"),
+        "{}",
+        text(&embedded.stdout)
+    );
 
     // An edit to the copy changes the output: case labels switched off for English.
     let profile = dir.join("rules/profiles/en.toml");
     let edited = std::fs::read_to_string(&profile).unwrap()
         + "annotates = [\"coord_parent\", \"coord_shared\", \"xsubj\", \"relcl\", \"gapping\"]\n";
     std::fs::write(&profile, edited).unwrap();
-    let edited = run(&["enhance", "--lang", "en", "--rules", rules, "tests/data/sample.conllu"], b"");
+    let edited = run(
+        &[
+            "enhance",
+            "--lang",
+            "en",
+            "--rules",
+            rules,
+            "tests/data/sample.conllu",
+        ],
+        b"",
+    );
     assert!(edited.status.success(), "{}", text(&edited.stderr));
     assert!(!text(&edited.stdout).contains("obl:out_of"));
-    assert!(text(&edited.stdout).contains("2:nsubj|4:nsubj:xsubj"), "{}", text(&edited.stdout));
+    assert!(
+        text(&edited.stdout).contains("2:nsubj|4:nsubj:xsubj"),
+        "{}",
+        text(&edited.stdout)
+    );
 }
 
 #[test]
 fn matching_is_edge_induced_over_parallel_edges() {
-    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "parallel", "tests/data/sample.conllu"], b"");
+    let out = run(
+        &[
+            "enhance",
+            "--rules",
+            ENGINE_RULES,
+            "--lang",
+            "parallel",
+            "tests/data/sample.conllu",
+        ],
+        b"",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("\t4:obj|4:obj:extra\t"), "{stdout}");
     // One empty node per parallel edge, each with that edge's label.
-    assert!(stdout.contains("\n6.1\tbook\tbook\tNOUN\tNN\tNumber=Sing\t_\t_\t4:obj"), "{stdout}");
-    assert!(stdout.contains("\n6.2\tbook\tbook\tNOUN\tNN\tNumber=Sing\t_\t_\t4:obj"), "{stdout}");
+    assert!(
+        stdout.contains("\n6.1\tbook\tbook\tNOUN\tNN\tNumber=Sing\t_\t_\t4:obj"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n6.2\tbook\tbook\tNOUN\tNN\tNumber=Sing\t_\t_\t4:obj"),
+        "{stdout}"
+    );
     assert!(!stdout.contains("\n6.3\t"), "{stdout}");
 }
 
@@ -118,10 +190,22 @@ fn a_rule_testing_an_empty_lexicon_list_is_never_tried() {
     let anchor_admits_all = |profile: &str| {
         let rule_set = load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
         let enhancer = Enhancer::new(&rule_set);
-        let rule = enhancer.rules.iter().find(|r| r.rule.name == "xsubj_subject_listed").expect("a control rule");
-        rule.anchor.admits(eudify::engine::compile::Kinds { basic: u64::MAX, upos: u32::MAX, enhanced: u64::MAX, empty: true })
+        let rule = enhancer
+            .rules
+            .iter()
+            .find(|r| r.rule.name == "xsubj_subject_listed")
+            .expect("a control rule");
+        rule.anchor.admits(eudify::engine::compile::Kinds {
+            basic: u64::MAX,
+            upos: u32::MAX,
+            enhanced: u64::MAX,
+            empty: true,
+        })
     };
-    assert!(!anchor_admits_all("universal"), "the universal profile lists no control verbs");
+    assert!(
+        !anchor_admits_all("universal"),
+        "the universal profile lists no control verbs"
+    );
     assert!(anchor_admits_all("cs"), "Czech lists control verbs");
 }
 
@@ -140,10 +224,17 @@ fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_ea
         3\tto\tto\tPART\t_\t_\t4\tmark\t_\t_\n4\tsing\tsing\tVERB\t_\t_\t2\txcomp\t_\t_\n5\tand\tand\tCCONJ\t_\t_\t6\tcc\t_\t_\n\
         6\tdance\tdance\tVERB\t_\t_\t4\tconj\t_\t_\n\n";
     let deps = |profile: &str| {
-        let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", profile], input.as_bytes());
+        let out = run(
+            &["enhance", "--rules", ENGINE_RULES, "--lang", profile],
+            input.as_bytes(),
+        );
         assert!(out.status.success(), "{}", text(&out.stderr));
         let stdout = text(&out.stdout);
-        stdout.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').nth(8).unwrap().to_string()).collect::<Vec<_>>()
+        stdout
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .map(|l| l.split('\t').nth(8).unwrap().to_string())
+            .collect::<Vec<_>>()
     };
     // She, stay / She, sing, dance: (controlled) subjects and their marks.
     let group = deps("feeding");
@@ -152,11 +243,17 @@ fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_ea
     assert_eq!(group[6], "2:nsubj|4:nsubj:xsubj|6:nsubj:xsubj");
     assert_eq!(group[11], "1:dep:controls|4:conj");
     let control_first = deps("feeding_control_first");
-    assert_eq!(control_first[0], "2:nsubj|4:nsubj", "control ran before the subject was shared");
+    assert_eq!(
+        control_first[0], "2:nsubj|4:nsubj",
+        "control ran before the subject was shared"
+    );
     assert_eq!(control_first[6], group[6]);
     let coordination_first = deps("feeding_coordination_first");
     assert_eq!(coordination_first[0], group[0]);
-    assert_eq!(coordination_first[6], "2:nsubj|4:nsubj:xsubj", "the subject was shared before control made it");
+    assert_eq!(
+        coordination_first[6], "2:nsubj|4:nsubj:xsubj",
+        "the subject was shared before control made it"
+    );
 
     // The same outputs when every rule is searched whole in every round.
     use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
@@ -165,7 +262,12 @@ fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_ea
     let (seeded, mut exhaustive) = (Enhancer::new(&rule_set), Enhancer::new(&rule_set));
     exhaustive.exhaustive_rounds = true;
     for block in input.split_inclusive("\n\n") {
-        let sentence = Sentence::parse(RawBlock { bytes: block.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
+        let sentence = Sentence::parse(RawBlock {
+            bytes: block.as_bytes().to_vec(),
+            first_line: 1,
+            starts_input: true,
+        })
+        .unwrap();
         let (mut a, mut b) = (EnhancedLayer::default(), EnhancedLayer::default());
         seeded.enhance(&sentence, &mut a).unwrap();
         exhaustive.enhance(&sentence, &mut b).unwrap();
@@ -186,21 +288,46 @@ fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_ea
 fn rules_anchored_on_empty_nodes_find_the_nodes_made_in_earlier_rounds() {
     let input = "# sent_id = e\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tread\tread\tVERB\t_\t_\t0\troot\t_\t_\n\
         3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t_\t_\n\n";
-    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "empty"], input.as_bytes());
+    let out = run(
+        &["enhance", "--rules", ENGINE_RULES, "--lang", "empty"],
+        input.as_bytes(),
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("\n3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t2:dep:word|2:obj\t_\n"), "{stdout}");
-    assert!(stdout.contains("\n3.1\tbooks\tbook\tNOUN\t_\t_\t_\t_\t2:dep:empty|2:obj\tCopyOf=3\n"), "{stdout}");
+    assert!(
+        stdout.contains("\n3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t2:dep:word|2:obj\t_\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n3.1\tbooks\tbook\tNOUN\t_\t_\t_\t_\t2:dep:empty|2:obj\tCopyOf=3\n"),
+        "{stdout}"
+    );
 
     use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
     let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
     let rule_set = load_ruleset(&source, "empty").unwrap_or_else(|e| panic!("{}", e.render()));
     let enhancer = Enhancer::new(&rule_set);
-    let rule = enhancer.rules.iter().find(|r| r.rule.name == "mark_empty").unwrap();
-    assert!(matches!(rule.plan.steps[0], eudify::engine::compile::Step::ScanNodes { empty: true, .. }), "{:?}", rule.plan.steps);
+    let rule = enhancer
+        .rules
+        .iter()
+        .find(|r| r.rule.name == "mark_empty")
+        .unwrap();
+    assert!(
+        matches!(
+            rule.plan.steps[0],
+            eudify::engine::compile::Step::ScanNodes { empty: true, .. }
+        ),
+        "{:?}",
+        rule.plan.steps
+    );
     let mut exhaustive = Enhancer::new(&rule_set);
     exhaustive.exhaustive_rounds = true;
-    let sentence = Sentence::parse(RawBlock { bytes: input.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
+    let sentence = Sentence::parse(RawBlock {
+        bytes: input.as_bytes().to_vec(),
+        first_line: 1,
+        starts_input: true,
+    })
+    .unwrap();
     let (mut a, mut b) = (EnhancedLayer::default(), EnhancedLayer::default());
     enhancer.enhance(&sentence, &mut a).unwrap();
     exhaustive.enhance(&sentence, &mut b).unwrap();
@@ -224,45 +351,117 @@ fn a_group_of_one_phase_and_an_empty_test_with_a_value_are_errors() {
     std::fs::create_dir_all(dir.join("profiles")).unwrap();
     std::fs::create_dir_all(dir.join("engine")).unwrap();
     std::fs::create_dir_all(dir.join("lexicons")).unwrap();
-    std::fs::copy(format!("{ENGINE_RULES}/lexicons/universal.toml"), dir.join("lexicons/universal.toml")).unwrap();
-    std::fs::copy(format!("{ENGINE_RULES}/engine/feeding.rules"), dir.join("engine/feeding.rules")).unwrap();
+    std::fs::copy(
+        format!("{ENGINE_RULES}/lexicons/universal.toml"),
+        dir.join("lexicons/universal.toml"),
+    )
+    .unwrap();
+    std::fs::copy(
+        format!("{ENGINE_RULES}/engine/feeding.rules"),
+        dir.join("engine/feeding.rules"),
+    )
+    .unwrap();
     std::fs::write(
         dir.join("profiles/lonely.toml"),
         "name = \"lonely\"\ndescription = \"x\"\nrules = [\"engine/feeding.rules\"]\nphases = [[\"control\"], \"coordination\", \"marking\"]\n",
     )
     .unwrap();
-    let out = run(&["enhance", "--rules", dir.to_str().unwrap(), "--lang", "lonely"], b"");
+    let out = run(
+        &[
+            "enhance",
+            "--rules",
+            dir.to_str().unwrap(),
+            "--lang",
+            "lonely",
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("a group of phases lists two phases or more"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("a group of phases lists two phases or more"),
+        "{}",
+        text(&out.stderr)
+    );
     // Likewise `empty` with a value.
-    let rules = std::fs::read_to_string(format!("{ENGINE_RULES}/engine/empty.rules")).unwrap().replace("E [empty];", "E [empty=yes];");
+    let rules = std::fs::read_to_string(format!("{ENGINE_RULES}/engine/empty.rules"))
+        .unwrap()
+        .replace("E [empty];", "E [empty=yes];");
     std::fs::write(dir.join("engine/empty.rules"), rules).unwrap();
-    std::fs::write(dir.join("profiles/empty.toml"), "name = \"empty\"\ndescription = \"x\"\nrules = [\"engine/empty.rules\"]\n").unwrap();
-    let out = run(&["enhance", "--rules", dir.to_str().unwrap(), "--lang", "empty"], b"");
+    std::fs::write(
+        dir.join("profiles/empty.toml"),
+        "name = \"empty\"\ndescription = \"x\"\nrules = [\"engine/empty.rules\"]\n",
+    )
+    .unwrap();
+    let out = run(
+        &[
+            "enhance",
+            "--rules",
+            dir.to_str().unwrap(),
+            "--lang",
+            "empty",
+        ],
+        b"",
+    );
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("empty.rules:12:14: error: `empty` has no value"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("empty.rules:12:14: error: `empty` has no value"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A looping rule set costs each sentence it loops on, not the run: each is written with the
 /// basic copy as DEPS and reported with the rule, its file and the sentence (more in `limits`).
 #[test]
 fn a_looping_rule_set_is_stopped_with_the_rule_file_and_sentence() {
-    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "loop", "tests/data/sample.conllu"], b"");
+    let out = run(
+        &[
+            "enhance",
+            "--rules",
+            ENGINE_RULES,
+            "--lang",
+            "loop",
+            "tests/data/sample.conllu",
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(0));
     let stderr = text(&out.stderr);
-    assert!(stderr.starts_with("tests/data/sample.conllu:1: sentence s1: rules do not terminate"), "{stderr}");
-    assert!(stderr.contains("grow_forever (tests/data/engine_rules/engine/loop.rules:5)"), "{stderr}");
-    let basic = run(&["enhance", "--lang", "basic", "tests/data/sample.conllu"], b"");
+    assert!(
+        stderr.starts_with("tests/data/sample.conllu:1: sentence s1: rules do not terminate"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("grow_forever (tests/data/engine_rules/engine/loop.rules:5)"),
+        "{stderr}"
+    );
+    let basic = run(
+        &["enhance", "--lang", "basic", "tests/data/sample.conllu"],
+        b"",
+    );
     assert_eq!(text(&out.stdout), text(&basic.stdout));
 }
 
 #[test]
 fn explain_names_the_rule_behind_each_edge() {
-    let out = run(&["explain", "--lang", "en", "--sent-id", "s1", "tests/data/sample.conllu"], b"");
+    let out = run(
+        &[
+            "explain",
+            "--lang",
+            "en",
+            "--sent-id",
+            "s1",
+            "tests/data/sample.conllu",
+        ],
+        b"",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     snapshot("explain__en__s1", &text(&out.stdout));
-    let missing = run(&["explain", "--sent-id", "nope", "tests/data/sample.conllu"], b"");
+    let missing = run(
+        &["explain", "--sent-id", "nope", "tests/data/sample.conllu"],
+        b"",
+    );
     assert_eq!(missing.status.code(), Some(1));
     assert!(text(&missing.stderr).contains("no sentence with sent_id nope"));
 }
@@ -270,24 +469,49 @@ fn explain_names_the_rule_behind_each_edge() {
 #[test]
 fn sample_output_per_profile() {
     for profile in ["basic", "universal", "en"] {
-        let out = run(&["enhance", "--lang", profile, "tests/data/sample.conllu"], b"");
+        let out = run(
+            &["enhance", "--lang", profile, "tests/data/sample.conllu"],
+            b"",
+        );
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
         snapshot(&format!("sample__{profile}"), &text(&out.stdout));
         let validated = run(&["validate", "/dev/stdin"], &out.stdout);
-        assert!(validated.status.success(), "{profile}: {}", text(&validated.stderr));
+        assert!(
+            validated.status.success(),
+            "{profile}: {}",
+            text(&validated.stderr)
+        );
     }
 }
 
 #[test]
 fn unknown_codes_fall_back_with_a_warning() {
-    let treebank = run(&["enhance", "--lang", "en_foo", "tests/data/sample.conllu"], b"");
+    let treebank = run(
+        &["enhance", "--lang", "en_foo", "tests/data/sample.conllu"],
+        b"",
+    );
     assert!(treebank.status.success());
-    assert!(text(&treebank.stderr).contains("no profile for treebank `en_foo`: using the language profile `en`"), "{}", text(&treebank.stderr));
-    let language = run(&["enhance", "--lang", "xx", "tests/data/sample.conllu"], b"");
+    assert!(
+        text(&treebank.stderr)
+            .contains("no profile for treebank `en_foo`: using the language profile `en`"),
+        "{}",
+        text(&treebank.stderr)
+    );
+    let language = run(
+        &["enhance", "--lang", "xx", "tests/data/sample.conllu"],
+        b"",
+    );
     assert!(language.status.success());
-    assert!(text(&language.stderr).contains("using the `universal` profile"), "{}", text(&language.stderr));
-    let universal = run(&["enhance", "--lang", "universal", "tests/data/sample.conllu"], b"");
+    assert!(
+        text(&language.stderr).contains("using the `universal` profile"),
+        "{}",
+        text(&language.stderr)
+    );
+    let universal = run(
+        &["enhance", "--lang", "universal", "tests/data/sample.conllu"],
+        b"",
+    );
     assert_eq!(language.stdout, universal.stdout);
 }
 
@@ -306,11 +530,21 @@ fn check_passes_on_embedded_rules_and_fails_on_broken_ones() {
     let out = run(&["check"], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let dir = copy_of_embedded_rules("broken_check");
-    std::fs::copy("tests/data/broken_rules/several_errors.rules", dir.join("rules/universal/zz_broken.rules")).unwrap();
-    let out = run(&["check", "--rules", dir.join("rules").to_str().unwrap()], b"");
+    std::fs::copy(
+        "tests/data/broken_rules/several_errors.rules",
+        dir.join("rules/universal/zz_broken.rules"),
+    )
+    .unwrap();
+    let out = run(
+        &["check", "--rules", dir.join("rules").to_str().unwrap()],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("zz_broken.rules:") && stderr.contains('^'), "{stderr}");
+    assert!(
+        stderr.contains("zz_broken.rules:") && stderr.contains('^'),
+        "{stderr}"
+    );
 }
 
 /// A thread's label table is cleared between sentences once it holds more than 65,536 labels:
@@ -320,7 +554,12 @@ fn check_passes_on_embedded_rules_and_fails_on_broken_ones() {
 fn sentences_after_a_flood_of_distinct_labels_are_enhanced_as_alone() {
     let sample = std::fs::read("tests/data/sample.conllu").unwrap();
     // Lower-case letters only (digits spelt a-j): label parts have no digits.
-    let word = |n: usize| n.to_string().bytes().map(|d| char::from(d - b'0' + b'a')).collect::<String>();
+    let word = |n: usize| {
+        n.to_string()
+            .bytes()
+            .map(|d| char::from(d - b'0' + b'a'))
+            .collect::<String>()
+    };
     let mut flood = String::from("# sent_id = flood\n1\tx\tx\tX\t_\t_\t0\troot\t_\t_\n");
     for n in 2..=70_001 {
         flood.push_str(&format!("{n}\tx\tx\tX\t_\t_\t1\tdep:w{}\t_\t_\n", word(n)));
@@ -328,7 +567,11 @@ fn sentences_after_a_flood_of_distinct_labels_are_enhanced_as_alone() {
     flood.push('\n');
     let mut echo = String::from("# sent_id = echo\n1\tx\tx\tX\t_\t_\t0\troot\t_\t_\n");
     for (i, n) in (69_000..=70_001).step_by(7).enumerate() {
-        echo.push_str(&format!("{}\tx\tx\tX\t_\t_\t1\tdep:w{}\t_\t_\n", i + 2, word(n)));
+        echo.push_str(&format!(
+            "{}\tx\tx\tX\t_\t_\t1\tdep:w{}\t_\t_\n",
+            i + 2,
+            word(n)
+        ));
     }
     echo.push('\n');
     let after = [echo.as_bytes(), sample.as_slice()].concat();
@@ -339,28 +582,46 @@ fn sentences_after_a_flood_of_distinct_labels_are_enhanced_as_alone() {
         text(&output.stdout)
     };
     let (sample_alone, after_alone, out) = (enhance(&sample), enhance(&after), enhance(&input));
-    assert!(out.starts_with(&sample_alone), "the sample before the flood differs");
-    assert!(out.ends_with(&after_alone), "the sentences after the flood differ");
+    assert!(
+        out.starts_with(&sample_alone),
+        "the sample before the flood differs"
+    );
+    assert!(
+        out.ends_with(&after_alone),
+        "the sentences after the flood differ"
+    );
     let flood_out = &out[sample_alone.len()..out.len() - after_alone.len()];
     for n in [2, 35_000, 70_001] {
         let w = word(n);
-        assert!(flood_out.contains(&format!("\n{n}\tx\tx\tX\t_\t_\t1\tdep:w{w}\t1:dep:w{w}\t_\n")), "word {n}");
+        assert!(
+            flood_out.contains(&format!(
+                "\n{n}\tx\tx\tX\t_\t_\t1\tdep:w{w}\t1:dep:w{w}\t_\n"
+            )),
+            "word {n}"
+        );
     }
 }
 
 /// `~=` compares whole values lower-cased, ASCII or not.
 #[test]
 fn case_insensitive_value_tests_fold_ascii_and_other_values() {
-    let forms = ["She", "SHE", "she", "Shed", "sh", "Été", "ÉTÉ", "été", "ete", "Étés"];
+    let forms = [
+        "She", "SHE", "she", "Shed", "sh", "Été", "ÉTÉ", "été", "ete", "Étés",
+    ];
     let mut input = String::new();
     for (i, form) in forms.iter().enumerate() {
         input.push_str(&format!("# sent_id = f{i}\n1\t{form}\tx\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n\n"));
     }
-    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "casefold"], input.as_bytes());
+    let out = run(
+        &["enhance", "--rules", ENGINE_RULES, "--lang", "casefold"],
+        input.as_bytes(),
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     for form in forms {
-        let folded = stdout.contains(&format!("\t{form}\tx\tPRON\t_\t_\t2\tnsubj\t2:dep:folded|2:nsubj\t"));
+        let folded = stdout.contains(&format!(
+            "\t{form}\tx\tPRON\t_\t_\t2\tnsubj\t2:dep:folded|2:nsubj\t"
+        ));
         let expected = ["She", "SHE", "she", "Été", "ÉTÉ", "été"].contains(&form);
         assert_eq!(folded, expected, "{form}: {stdout}");
     }
@@ -371,34 +632,68 @@ fn case_insensitive_value_tests_fold_ascii_and_other_values() {
 #[test]
 fn lemma_tests_answer_as_alone_after_the_same_and_a_flood_of_other_lemmas() {
     let lemmas = ["want", "Want", "Été", "été", "ÉTÉ", "x1", "_", "wanted"];
-    let sentence = |id: &str, lemma: &str| format!("# sent_id = {id}\n1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tw\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n");
+    let sentence = |id: &str, lemma: &str| {
+        format!("# sent_id = {id}\n1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tw\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n")
+    };
     let mut tests = String::new();
     for (i, lemma) in lemmas.iter().enumerate() {
         tests.push_str(&sentence(&format!("t{i}"), lemma));
     }
     // Lower-case letters only (digits spelt a-j), so that every flood lemma passes the regex.
-    let word = |n: usize| n.to_string().bytes().map(|d| char::from(d - b'0' + b'a')).collect::<String>();
+    let word = |n: usize| {
+        n.to_string()
+            .bytes()
+            .map(|d| char::from(d - b'0' + b'a'))
+            .collect::<String>()
+    };
     let mut flood = String::from("# sent_id = flood\n1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n");
     for n in 2..=70_001 {
         flood.push_str(&format!("{n}\tw\t{}\tNOUN\t_\t_\t1\tobj\t_\t_\n", word(n)));
     }
     flood.push('\n');
-    let input = [tests.as_str(), &tests, &flood, &sentence("echo", &word(70_001)), &tests].concat();
+    let input = [
+        tests.as_str(),
+        &tests,
+        &flood,
+        &sentence("echo", &word(70_001)),
+        &tests,
+    ]
+    .concat();
     let enhance = |input: &str| {
-        let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "lemmas", "--threads", "1"], input.as_bytes());
+        let out = run(
+            &[
+                "enhance",
+                "--rules",
+                ENGINE_RULES,
+                "--lang",
+                "lemmas",
+                "--threads",
+                "1",
+            ],
+            input.as_bytes(),
+        );
         assert!(out.status.success(), "{}", text(&out.stderr));
         text(&out.stdout)
     };
     let alone = enhance(&tests);
     let out = enhance(&input);
-    assert!(out.starts_with(&[alone.as_str(), &alone].concat()), "the same lemmas again differ");
-    assert!(out.ends_with(&[enhance(&sentence("echo", &word(70_001))), alone.clone()].concat()), "after the flood");
+    assert!(
+        out.starts_with(&[alone.as_str(), &alone].concat()),
+        "the same lemmas again differ"
+    );
+    assert!(
+        out.ends_with(&[enhance(&sentence("echo", &word(70_001))), alone.clone()].concat()),
+        "after the flood"
+    );
     for n in [2, 35_000, 70_001] {
         let w = word(n);
         assert!(out.contains(&format!("\n{n}\tw\t{w}\tNOUN\t_\t_\t1\tobj\t1:dep:lower|1:dep:unlisted|1:obj|1:obj:{w}\t_\n")), "word {n}");
     }
     let deps_of = |lemma: &str| {
-        let line = alone.lines().find(|l| l.starts_with("2\t") && l.split('\t').nth(2) == Some(lemma)).unwrap();
+        let line = alone
+            .lines()
+            .find(|l| l.starts_with("2\t") && l.split('\t').nth(2) == Some(lemma))
+            .unwrap();
         line.split('\t').nth(8).unwrap().to_string()
     };
     assert_eq!(deps_of("want"), "1:dep:listed|1:dep:lower|1:obj|1:obj:want");
@@ -410,7 +705,10 @@ fn lemma_tests_answer_as_alone_after_the_same_and_a_flood_of_other_lemmas() {
     assert_eq!(deps_of("x1"), "1:obj|1:obj:x");
     // No lemma: the form `w` stands in.
     assert_eq!(deps_of("_"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:w");
-    assert_eq!(deps_of("wanted"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:wanted");
+    assert_eq!(
+        deps_of("wanted"),
+        "1:dep:lower|1:dep:unlisted|1:obj|1:obj:wanted"
+    );
 }
 
 /// A workspace reused by another rule set reads this sentence's lemmas through that rule set's
@@ -421,24 +719,54 @@ fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
     use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
     use eudify::engine::Workspace;
     let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
-    let load = |name: &str| Enhancer::new(&load_ruleset(&source, name).unwrap_or_else(|e| panic!("{}", e.render())));
+    let load = |name: &str| {
+        Enhancer::new(&load_ruleset(&source, name).unwrap_or_else(|e| panic!("{}", e.render())))
+    };
     let (tests_lemmas, labels_only) = (load("lemmas"), load("lemma_label"));
     let sentence = |lemma: &str| {
-        let text = format!("1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tw\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n");
-        Sentence::parse(RawBlock { bytes: text.into_bytes(), first_line: 1, starts_input: true }).unwrap()
+        let text = format!(
+            "1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tw\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n"
+        );
+        Sentence::parse(RawBlock {
+            bytes: text.into_bytes(),
+            first_line: 1,
+            starts_input: true,
+        })
+        .unwrap()
     };
     let deps = |enhancer: &Enhancer, sentence: &Sentence, workspace: &mut Workspace| {
         let mut layer = EnhancedLayer::default();
-        enhancer.enhance_with(sentence, &mut layer, workspace).unwrap();
+        enhancer
+            .enhance_with(sentence, &mut layer, workspace)
+            .unwrap();
         let mut out = Vec::new();
         eudify::conllu::write_sentence(&mut out, sentence, Some(&layer));
-        text(&out).lines().nth(1).unwrap().split('\t').nth(8).unwrap().to_string()
+        text(&out)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split('\t')
+            .nth(8)
+            .unwrap()
+            .to_string()
     };
     let mut workspace = Workspace::default();
-    assert_eq!(deps(&tests_lemmas, &sentence("Want"), &mut workspace), "1:obj|1:obj:want");
-    assert_eq!(deps(&labels_only, &sentence("Walk"), &mut workspace), "1:obj|1:obj:walk");
-    assert_eq!(deps(&labels_only, &sentence("Run"), &mut workspace), "1:obj|1:obj:run");
-    assert_eq!(deps(&tests_lemmas, &sentence("Été"), &mut workspace), "1:dep:listed|1:obj|1:obj:été");
+    assert_eq!(
+        deps(&tests_lemmas, &sentence("Want"), &mut workspace),
+        "1:obj|1:obj:want"
+    );
+    assert_eq!(
+        deps(&labels_only, &sentence("Walk"), &mut workspace),
+        "1:obj|1:obj:walk"
+    );
+    assert_eq!(
+        deps(&labels_only, &sentence("Run"), &mut workspace),
+        "1:obj|1:obj:run"
+    );
+    assert_eq!(
+        deps(&tests_lemmas, &sentence("Été"), &mut workspace),
+        "1:dep:listed|1:obj|1:obj:été"
+    );
 }
 
 /// LEMMA blanked in word and empty-node lines, as a parser without a lemmatiser writes it.
@@ -461,17 +789,41 @@ fn blank_lemmas(conllu: &str) -> String {
 /// given is never mapped, and a word whose form is `_` too has no lemma.
 #[test]
 fn a_word_without_a_lemma_reads_its_form_mapped_through_the_lexicon() {
-    let sentence = |form: &str, lemma: &str| format!("1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\t{form}\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n");
-    let deps = |profile: &str, form: &str, lemma: &str| {
-        let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", profile], sentence(form, lemma).as_bytes());
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        text(&out.stdout).lines().nth(1).unwrap().split('\t').nth(8).unwrap().to_string()
+    let sentence = |form: &str, lemma: &str| {
+        format!("1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\t{form}\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n")
     };
-    assert_eq!(deps("lemmas", "Wants", "_"), "1:dep:listed|1:dep:lower|1:obj|1:obj:want");
-    assert_eq!(deps("lemmas", "Wants", "want"), deps("lemmas", "Wants", "_"));
-    assert_eq!(deps("lemmas", "Wants", "wants"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:wants");
+    let deps = |profile: &str, form: &str, lemma: &str| {
+        let out = run(
+            &["enhance", "--rules", ENGINE_RULES, "--lang", profile],
+            sentence(form, lemma).as_bytes(),
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split('\t')
+            .nth(8)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        deps("lemmas", "Wants", "_"),
+        "1:dep:listed|1:dep:lower|1:obj|1:obj:want"
+    );
+    assert_eq!(
+        deps("lemmas", "Wants", "want"),
+        deps("lemmas", "Wants", "_")
+    );
+    assert_eq!(
+        deps("lemmas", "Wants", "wants"),
+        "1:dep:lower|1:dep:unlisted|1:obj|1:obj:wants"
+    );
     // Lower-cased, then tested: `Été` is listed, `été` is not.
-    assert_eq!(deps("lemmas", "Été", "_"), "1:dep:lower|1:dep:unlisted|1:obj|1:obj:été");
+    assert_eq!(
+        deps("lemmas", "Été", "_"),
+        "1:dep:lower|1:dep:unlisted|1:obj|1:obj:été"
+    );
     assert_eq!(deps("lemmas", "_", "_"), "1:obj");
     assert_eq!(deps("lemma_label", "Wants", "_"), "1:obj|1:obj:want");
     assert_eq!(deps("lemma_label", "ÉTÉ", "_"), "1:obj|1:obj:été");
@@ -497,14 +849,34 @@ fn profiles_enhance_a_sentence_without_lemmas_as_with_them() {
     // Language, sentence, and the DEPS of some words (numbered from 1).
     type Case<'a> = (&'a str, &'a str, &'a [(usize, &'a str)]);
     let cases: [Case; 2] = [
-        ("en", english, &[(1, "2:nsubj|5:nsubj:xsubj"), (3, "2:obj"), (8, "5:obl:in"), (10, "2:xcomp|5:conj:and")]),
-        ("cs", czech, &[(3, "1:obl:v:loc"), (5, "1:obl:s:ins"), (7, "1:obl:s:ins|5:conj")]),
+        (
+            "en",
+            english,
+            &[
+                (1, "2:nsubj|5:nsubj:xsubj"),
+                (3, "2:obj"),
+                (8, "5:obl:in"),
+                (10, "2:xcomp|5:conj:and"),
+            ],
+        ),
+        (
+            "cs",
+            czech,
+            &[
+                (3, "1:obl:v:loc"),
+                (5, "1:obl:s:ins"),
+                (7, "1:obl:s:ins|5:conj"),
+            ],
+        ),
     ];
     for (lang, sentence, expected) in cases {
         let deps = |input: &str| {
             let out = run(&["enhance", "--lang", lang], input.as_bytes());
             assert!(out.status.success(), "{}", text(&out.stderr));
-            text(&out.stdout).lines().map(|l| l.split('\t').nth(8).unwrap_or("").to_string()).collect::<Vec<_>>()
+            text(&out.stdout)
+                .lines()
+                .map(|l| l.split('\t').nth(8).unwrap_or("").to_string())
+                .collect::<Vec<_>>()
         };
         let (with, without) = (deps(sentence), deps(&blank_lemmas(sentence)));
         for &(word, label) in expected {
@@ -518,12 +890,19 @@ fn profiles_enhance_a_sentence_without_lemmas_as_with_them() {
 /// each line, empty nodes included, as `ID DEPS`.
 fn language_v2(lines: &[&str]) -> Vec<String> {
     let input = format!("{}\n\n", lines.join("\n"));
-    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "language_v2"], input.as_bytes());
+    let out = run(
+        &["enhance", "--rules", ENGINE_RULES, "--lang", "language_v2"],
+        input.as_bytes(),
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    text(&out.stdout).lines().filter(|l| !l.is_empty()).map(|l| {
-        let c: Vec<&str> = l.split('\t').collect();
-        format!("{} {}", c[0], c[8])
-    }).collect()
+    text(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            format!("{} {}", c[0], c[8])
+        })
+        .collect()
 }
 
 /// `M.Case == H.Case` holds when both have the feature and their value sets share a value;
@@ -541,13 +920,28 @@ fn agreement_compares_value_sets_and_fails_on_a_missing_feature() {
     assert_eq!(case("Case=Acc,Nom", "Case=Nom"), "1 2:amod|2:amod:agree");
     assert_eq!(case("Case=Nom", "Case=Gen,Nom"), "1 2:amod|2:amod:agree");
     assert_eq!(case("Case=Acc", "Case=Nom"), "1 2:amod|2:amod:disagree");
-    assert_eq!(case("Case=Acc,Gen", "Case=Dat,Nom"), "1 2:amod|2:amod:disagree");
-    assert_eq!(case("Number=Sing", "Case=Nom"), "1 2:amod|2:amod:clash|2:amod:disagree");
+    assert_eq!(
+        case("Case=Acc,Gen", "Case=Dat,Nom"),
+        "1 2:amod|2:amod:disagree"
+    );
+    assert_eq!(
+        case("Number=Sing", "Case=Nom"),
+        "1 2:amod|2:amod:clash|2:amod:disagree"
+    );
     assert_eq!(case("_", "_"), "1 2:amod|2:amod:disagree");
     // In a `without` block (number_clash): only a Number the head does not share.
-    assert_eq!(case("Case=Nom|Number=Plur", "Case=Nom|Number=Sing"), "1 2:amod|2:amod:agree|2:amod:clash");
-    assert_eq!(case("Case=Nom|Number=Plur,Sing", "Case=Nom|Number=Sing"), "1 2:amod|2:amod:agree");
-    assert_eq!(case("Case=Nom|Number=Sing", "Case=Nom"), "1 2:amod|2:amod:agree|2:amod:clash");
+    assert_eq!(
+        case("Case=Nom|Number=Plur", "Case=Nom|Number=Sing"),
+        "1 2:amod|2:amod:agree|2:amod:clash"
+    );
+    assert_eq!(
+        case("Case=Nom|Number=Plur,Sing", "Case=Nom|Number=Sing"),
+        "1 2:amod|2:amod:agree"
+    );
+    assert_eq!(
+        case("Case=Nom|Number=Sing", "Case=Nom"),
+        "1 2:amod|2:amod:agree|2:amod:clash"
+    );
 }
 
 /// A descent reaches words 1 to 4 edges below the clause's verb through the edges it allows,
@@ -556,23 +950,39 @@ fn agreement_compares_value_sets_and_fails_on_a_missing_feature() {
 fn descent_reaches_words_within_its_depth_and_stops_at_excluded_relations() {
     // A chain of `obl` below the relative clause's verb, a relative pronoun at depth `depth`.
     let deps_of_pronoun = |depth: usize, last: &str| {
-        let mut lines = vec!["1\tman\tman\tNOUN\t_\t_\t0\troot\t_\t_".to_string(), "2\twent\tgo\tVERB\t_\t_\t1\tacl:relcl\t_\t_".to_string()];
+        let mut lines = vec![
+            "1\tman\tman\tNOUN\t_\t_\t0\troot\t_\t_".to_string(),
+            "2\twent\tgo\tVERB\t_\t_\t1\tacl:relcl\t_\t_".to_string(),
+        ];
         for d in 1..depth {
             lines.push(format!("{}\tx\tx\tNOUN\t_\t_\t{}\tobl\t_\t_", d + 2, d + 1));
         }
-        lines.push(format!("{}\twhich\twhich\tPRON\t_\tPronType=Rel\t{}\t{last}\t_\t_", depth + 2, depth + 1));
+        lines.push(format!(
+            "{}\twhich\twhich\tPRON\t_\tPronType=Rel\t{}\t{last}\t_\t_",
+            depth + 2,
+            depth + 1
+        ));
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         language_v2(&refs).last().unwrap().clone()
     };
     // `1:ref`: walked down from the verb; `1:dep:below`: up from the pronoun (bound first).
     for depth in 1..=4 {
         let deps = deps_of_pronoun(depth, "nmod");
-        assert!(deps.contains("1:ref") && deps.contains("1:dep:below"), "depth {depth}: {deps}");
+        assert!(
+            deps.contains("1:ref") && deps.contains("1:dep:below"),
+            "depth {depth}: {deps}"
+        );
         let deps = deps_of_pronoun(depth, "ccomp");
-        assert!(!deps.contains("1:ref") && !deps.contains("1:dep:below"), "depth {depth}, ccomp: {deps}");
+        assert!(
+            !deps.contains("1:ref") && !deps.contains("1:dep:below"),
+            "depth {depth}, ccomp: {deps}"
+        );
     }
     let deps = deps_of_pronoun(5, "nmod");
-    assert!(!deps.contains("1:ref") && !deps.contains("1:dep:below"), "depth 5: {deps}");
+    assert!(
+        !deps.contains("1:ref") && !deps.contains("1:dep:below"),
+        "depth 5: {deps}"
+    );
 }
 
 /// `E = empty after N` writes an empty node with every column `_` and no CopyOf, and the
@@ -580,11 +990,20 @@ fn descent_reaches_words_within_its_depth_and_stops_at_excluded_relations() {
 #[test]
 fn a_blank_empty_node_has_every_column_blank_and_validates() {
     let input = "1\tTu\ttu\tPRON\t_\t_\t0\troot\t_\t_\n2\tprom\tprom\tADV\t_\t_\t1\torphan\t_\t_\n3\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n";
-    let out = run(&["enhance", "--rules", ENGINE_RULES, "--lang", "language_v2"], input.as_bytes());
+    let out = run(
+        &["enhance", "--rules", ENGINE_RULES, "--lang", "language_v2"],
+        input.as_bytes(),
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("\n1.1\t_\t_\t_\t_\t_\t_\t_\t0:root\t_\n"), "{stdout}");
-    assert!(stdout.starts_with("1\tTu\ttu\tPRON\t_\t_\t0\troot\t1.1:nsubj\t_\n"), "{stdout}");
+    assert!(
+        stdout.contains("\n1.1\t_\t_\t_\t_\t_\t_\t_\t0:root\t_\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.starts_with("1\tTu\ttu\tPRON\t_\t_\t0\troot\t1.1:nsubj\t_\n"),
+        "{stdout}"
+    );
     let validated = run(&["validate", "-"], stdout.as_bytes());
     assert!(validated.status.success(), "{}", text(&validated.stdout));
 }
@@ -614,13 +1033,27 @@ fn lv_clauses_without_a_predicate_get_a_blank_empty_node() {
     let out = run(&["enhance", "--lang", "lv"], input.as_bytes());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    let deps: Vec<String> = stdout.lines().filter(|l| !l.is_empty()).map(|l| {
-        let c: Vec<&str> = l.split('\t').collect();
-        format!("{} {}", c[0], c[8])
-    }).collect();
+    let deps: Vec<String> = stdout
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            format!("{} {}", c[0], c[8])
+        })
+        .collect();
     assert_eq!(
         deps,
-        ["1 3.1:obl:dat", "2 3:nmod:gen", "3 3.1:nsubj", "3.1 0:root", "4 3.1:advmod", "5 6:case", "6 3.1:obl:aiz", "7 3.1:conj", "8 3.1:punct"],
+        [
+            "1 3.1:obl:dat",
+            "2 3:nmod:gen",
+            "3 3.1:nsubj",
+            "3.1 0:root",
+            "4 3.1:advmod",
+            "5 6:case",
+            "6 3.1:obl:aiz",
+            "7 3.1:conj",
+            "8 3.1:punct"
+        ],
         "{stdout}"
     );
 }

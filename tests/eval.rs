@@ -1,8 +1,10 @@
 //! Evaluation: the IWPT 2021 scores against the official scorer's numbers, error reporting, and
 //! the report formats.
 
-use eudify::eval::{evaluate_files, evaluate_readers, EvalError, EvalOptions, Metric, Phenomenon, Report};
 use crate::common::{dev_file, dev_files, sample_file};
+use eudify::eval::{
+    evaluate_files, evaluate_readers, EvalError, EvalOptions, Metric, Phenomenon, Report,
+};
 use std::path::Path;
 
 /// The copy baseline of the shared task: DEPS := `HEAD:DEPREL` on every word, no empty nodes.
@@ -27,7 +29,10 @@ fn copy_baseline(gold: &str) -> String {
 }
 
 fn evaluate_strings(gold: &str, system: &str, phenomena: bool) -> Result<Report, EvalError> {
-    let opts = EvalOptions { phenomena, ..EvalOptions::default() };
+    let opts = EvalOptions {
+        phenomena,
+        ..EvalOptions::default()
+    };
     evaluate_readers(
         "gold.conllu",
         gold.as_bytes(),
@@ -60,7 +65,9 @@ const OFFICIAL_BASELINE: [(&str, f64, f64); 8] = [
 fn copy_baseline_matches_the_official_scorer() {
     let mut failures = Vec::new();
     for (treebank, elas, eulas) in OFFICIAL_BASELINE {
-        let Some(report) = baseline_report(treebank, false) else { return };
+        let Some(report) = baseline_report(treebank, false) else {
+            return;
+        };
         let (got_elas, got_eulas) = (report.elas.f1(), report.eulas.f1());
         if (got_elas - elas).abs() > 0.01 || (got_eulas - eulas).abs() > 0.01 {
             failures.push(format!("{treebank}: ELAS {got_elas:.2} (official {elas}), EULAS {got_eulas:.2} (official {eulas})"));
@@ -128,7 +135,10 @@ fn text_that_differs_is_refused_with_both_lines_and_characters() {
         "system.conllu:6: the system file ends, but gold's text goes on with 'Gohome' (gold.conllu:7)"
     );
     let err = evaluate_strings(&first_only, GOLD, false).unwrap_err();
-    assert_eq!(err.to_string(), "system.conllu:7: the system file's text goes on past the end of gold's: 'Gohome'");
+    assert_eq!(
+        err.to_string(),
+        "system.conllu:7: the system file's text goes on past the end of gold's: 'Gohome'"
+    );
     let other_form = GOLD.replace("2\thome\thome", "2\tHome\thome");
     let err = evaluate_strings(GOLD, &other_form, false).unwrap_err();
     assert_eq!(
@@ -136,8 +146,16 @@ fn text_that_differs_is_refused_with_both_lines_and_characters() {
         "system.conllu:8: the text differs from gold's (gold.conllu:8): gold has 'home', system has 'Home'"
     );
     // A character of several bytes that differs in its last byte: reported whole.
-    let err = evaluate_strings(&GOLD.replace("home\thome", "hømé\thome"), &GOLD.replace("home\thome", "hømè\thome"), false).unwrap_err();
-    assert!(err.to_string().ends_with("gold has 'é', system has 'è'"), "{err}");
+    let err = evaluate_strings(
+        &GOLD.replace("home\thome", "hømé\thome"),
+        &GOLD.replace("home\thome", "hømè\thome"),
+        false,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().ends_with("gold has 'é', system has 'è'"),
+        "{err}"
+    );
 }
 
 /// GOLD with the two sentences joined, `left` split into `le`+`ft`, and a system-only
@@ -276,13 +294,16 @@ fn too_many_paths_through_empty_nodes_is_an_error_not_a_hang() {
 fn reference_pairs() -> Option<(std::path::PathBuf, serde_json::Value)> {
     dev_files()?;
     let root = crate::common::shared_root().join("data/eval-reference");
-    let expected = std::fs::read_to_string(root.join("expected.json")).unwrap_or_else(|e| panic!("{}: {e}", root.display()));
+    let expected = std::fs::read_to_string(root.join("expected.json"))
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()));
     Some((root, serde_json::from_str(&expected).unwrap()))
 }
 
 #[test]
 fn every_reference_pair_matches_the_official_scorer_to_0_01() {
-    let Some((root, expected)) = reference_pairs() else { return };
+    let Some((root, expected)) = reference_pairs() else {
+        return;
+    };
     let pairs = expected["pairs"].as_array().unwrap();
     assert!(pairs.len() >= 12, "expected.json has {} pairs", pairs.len());
     let mut failures = Vec::new();
@@ -291,7 +312,8 @@ fn every_reference_pair_matches_the_official_scorer_to_0_01() {
         let name = pair["name"].as_str().unwrap();
         let gold = root.join(pair["gold"].as_str().unwrap());
         let system = root.join(pair["system"].as_str().unwrap());
-        let report = evaluate_files(&gold, &system, &EvalOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let report = evaluate_files(&gold, &system, &EvalOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let json = report.to_json();
         for (metric, want) in pair["metrics"].as_object().unwrap() {
             for key in ["p", "r", "f1", "aligned_acc"] {
@@ -303,13 +325,21 @@ fn every_reference_pair_matches_the_official_scorer_to_0_01() {
                 };
                 figures += 1;
                 if !ok {
-                    failures.push(format!("{name} {metric} {key}: {got} (official {})", want[key]));
+                    failures.push(format!(
+                        "{name} {metric} {key}: {got} (official {})",
+                        want[key]
+                    ));
                 }
             }
         }
     }
     assert!(figures >= 12 * 15 * 4, "only {figures} figures compared");
-    assert!(failures.is_empty(), "{} of {figures} figures differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {figures} figures differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -327,15 +357,28 @@ fn gram_eval_scores_every_gold_word_with_its_own_comparisons() {
 3\tтихо.\tтихо\tADV\t_\t_\t2\tadvmod\t2:advmod\t_
 
 ";
-    let opts = EvalOptions { gram_eval: true, ..EvalOptions::default() };
-    let report = evaluate_readers("gold.conllu", gold.as_bytes(), "system.conllu", system.as_bytes(), &opts).unwrap();
+    let opts = EvalOptions {
+        gram_eval: true,
+        ..EvalOptions::default()
+    };
+    let report = evaluate_readers(
+        "gold.conllu",
+        gold.as_bytes(),
+        "system.conllu",
+        system.as_bytes(),
+        &opts,
+    )
+    .unwrap();
     let g = report.gram_eval.clone().unwrap();
     assert_eq!((g.words, g.upos, g.lemmas, g.las), (4, 2, 2, 1));
     // Features: ½ for Ёж, 1 for спит (no gold features), 0 for the unaligned words.
     assert!((g.feats - 1.5).abs() < 1e-4, "{}", g.feats);
     let json = report.to_json();
     let quality = json["GramEval"]["Quality"].as_f64().unwrap();
-    assert!((quality - 100.0 * (2.0 + 1.5 + 2.0 + 1.0) / 16.0).abs() < 1e-3, "{quality}");
+    assert!(
+        (quality - 100.0 * (2.0 + 1.5 + 2.0 + 1.0) / 16.0).abs() < 1e-3,
+        "{quality}"
+    );
     assert!(report.to_string().contains("GramEval 2020"));
     let plain = evaluate_strings(GOLD, GOLD, false).unwrap();
     assert!(plain.to_json().get("GramEval").is_none());
@@ -349,14 +392,21 @@ fn tokens_file(tokens: &[&str]) -> String {
         *n += 1;
         let head = u32::from(*n > 1);
         let deprel = if head == 0 { "root" } else { "dep" };
-        out.push_str(&format!("{n}\t{form}\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"));
+        out.push_str(&format!(
+            "{n}\t{form}\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"
+        ));
     };
     for token in tokens {
         let parts: Vec<&str> = token.split(' ').collect();
         if parts.len() == 1 {
             word(&mut out, &mut n, parts[0]);
         } else {
-            out.push_str(&format!("{}-{}\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", n + 1, n + parts.len() as u32 - 1, parts[0]));
+            out.push_str(&format!(
+                "{}-{}\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n",
+                n + 1,
+                n + parts.len() as u32 - 1,
+                parts[0]
+            ));
             for part in &parts[1..] {
                 word(&mut out, &mut n, part);
             }
@@ -377,18 +427,33 @@ fn words_align_like_the_conll_2018_scorer() {
     assert_eq!(aligned_words(&["a", "b", "c"], &["a", "b", "c"]), 3);
     // Multiword tokens against plain tokens and against other multiword tokens.
     assert_eq!(aligned_words(&["abc a b c"], &["a", "b", "c"]), 3);
-    assert_eq!(aligned_words(&["a", "bc b c", "d"], &["a", "b", "c", "d"]), 4);
+    assert_eq!(
+        aligned_words(&["a", "bc b c", "d"], &["a", "b", "c", "d"]),
+        4
+    );
     assert_eq!(aligned_words(&["abcd a b c d"], &["ab a b", "cd c d"]), 4);
-    assert_eq!(aligned_words(&["abc a b c", "de d e"], &["a", "bcd b c d", "e"]), 5);
+    assert_eq!(
+        aligned_words(&["abc a b c", "de d e"], &["a", "bcd b c d", "e"]),
+        5
+    );
     // Plain tokens align only on equal spans.
     assert_eq!(aligned_words(&["abcd"], &["a", "b", "c", "d"]), 0);
     assert_eq!(aligned_words(&["abc", "d"], &["a", "b", "c", "d"]), 1);
     assert_eq!(aligned_words(&["a", "bc", "d"], &["a", "b", "c", "d"]), 2);
     assert_eq!(aligned_words(&["a", "bc b c", "d"], &["a", "b", "cd"]), 2);
     // Inside multiword spans, by LCS of lower-cased forms.
-    assert_eq!(aligned_words(&["abc a BX c", "def d EX f"], &["ab a b", "cd c d", "ef e f"]), 4);
+    assert_eq!(
+        aligned_words(
+            &["abc a BX c", "def d EX f"],
+            &["ab a b", "cd c d", "ef e f"]
+        ),
+        4
+    );
     assert_eq!(aligned_words(&["ab a b", "cd bc d"], &["a", "bc", "d"]), 2);
-    assert_eq!(aligned_words(&["a", "bc b c", "d"], &["ab AX BX", "cd CX a"]), 1);
+    assert_eq!(
+        aligned_words(&["a", "bc b c", "d"], &["ab AX BX", "cd CX a"]),
+        1
+    );
     // Text that differs is refused.
     assert!(evaluate_strings(&tokens_file(&["a"]), &tokens_file(&["b"]), false).is_err());
 }
@@ -440,17 +505,27 @@ fn cli_macro_averages_pairs_given_as_arguments_or_as_a_tsv() {
     assert!((words(&pairs["macro"]) - (first + second) / 2.0).abs() < 1e-9);
     // The same pairs from a TSV, paths relative to it.
     let tsv = tmp_file("macro-pairs.tsv", "# gold\tsystem\nmacro-gold.conllu\tmacro-gold.conllu\nmacro-gold.conllu\tmacro-system.conllu\n");
-    let from_tsv = json_of(&run(&["eval", "--macro", tsv.to_str().unwrap(), "--json"], b""));
+    let from_tsv = json_of(&run(
+        &["eval", "--macro", tsv.to_str().unwrap(), "--json"],
+        b"",
+    ));
     assert_eq!(from_tsv["macro"], pairs["macro"]);
     let table = run(&["eval", "--macro", tsv.to_str().unwrap()], b"");
     let lines: Vec<String> = text(&table.stdout).lines().map(String::from).collect();
     assert_eq!(lines.len(), 4, "{lines:?}");
-    assert!(lines[3].starts_with("Macro average (2 pairs)\t"), "{lines:?}");
+    assert!(
+        lines[3].starts_with("Macro average (2 pairs)\t"),
+        "{lines:?}"
+    );
     // A bad TSV line and an odd number of files are refused.
     let bad = tmp_file("macro-bad.tsv", "macro-gold.conllu\n");
     let out = run(&["eval", "--macro", bad.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("macro-bad.tsv:1: expected GOLD<TAB>SYSTEM, found 1 field"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("macro-bad.tsv:1: expected GOLD<TAB>SYSTEM, found 1 field"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = run(&["eval", "--macro", g, g, g], b"");
     assert_eq!(out.status.code(), Some(2));
 }
@@ -461,15 +536,30 @@ fn cli_bootstrap_intervals_are_reproducible_and_compare_finds_real_differences()
     let gold = "tests/data/sample.conllu";
     let worse = tmp_file("bootstrap-worse.conllu", &worse_sample());
     let worse = worse.to_str().unwrap();
-    let args = ["eval", gold, worse, "--json", "--bootstrap", "300", "--seed", "5"];
+    let args = [
+        "eval",
+        gold,
+        worse,
+        "--json",
+        "--bootstrap",
+        "300",
+        "--seed",
+        "5",
+    ];
     let once = json_of(&run(&args, b""));
     assert_eq!(once, json_of(&run(&args, b"")));
-    let (low, high) = (once["LAS"]["f1_ci"][0].as_f64().unwrap(), once["LAS"]["f1_ci"][1].as_f64().unwrap());
+    let (low, high) = (
+        once["LAS"]["f1_ci"][0].as_f64().unwrap(),
+        once["LAS"]["f1_ci"][1].as_f64().unwrap(),
+    );
     let las = once["LAS"]["f1"].as_f64().unwrap();
     assert!(low < las && las < high && las < 90.0, "{low} {las} {high}");
     assert_eq!(once["UPOS"]["f1_ci"], serde_json::json!([100.0, 100.0]));
     // Gold against the worse system: LAS differs significantly, UPOS (unchanged) does not.
-    let compared = json_of(&run(&["eval", gold, gold, "--compare", worse, "--json"], b""));
+    let compared = json_of(&run(
+        &["eval", gold, gold, "--compare", worse, "--json"],
+        b"",
+    ));
     let metrics = &compared["compare"]["metrics"];
     assert_eq!(metrics["LAS"]["significant"], true);
     assert!(metrics["LAS"]["p"].as_f64().unwrap() < 0.05);
@@ -502,7 +592,13 @@ fn words_left_at_a_sentence_end_can_align_into_the_next_multiword_span_as_the_sc
     assert_eq!(report.score(Metric::Words).correct, 1);
     // Without the multiword token nothing is carried over: `d` and `de` do not align.
     let plain = gold.replace("1-2\tde\t_\t_\t_\t_\t_\t_\t_\t_\n1\td\t", "1\td\t");
-    assert_eq!(evaluate_strings(&plain, system, false).unwrap().score(Metric::Words).correct, 0);
+    assert_eq!(
+        evaluate_strings(&plain, system, false)
+            .unwrap()
+            .score(Metric::Words)
+            .correct,
+        0
+    );
 }
 
 #[test]
@@ -513,19 +609,46 @@ fn a_multiword_span_too_long_to_align_is_an_error_not_an_exhausted_memory() {
     let mut system = String::new();
     for i in 1..=n {
         let (head, deprel) = if i == 1 { (0, "root") } else { (1, "dep") };
-        gold.push_str(&format!("{i}\ta\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"));
-        system.push_str(&format!("{i}\ta\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"));
+        gold.push_str(&format!(
+            "{i}\ta\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"
+        ));
+        system.push_str(&format!(
+            "{i}\ta\t_\t_\t_\t_\t{head}\t{deprel}\t{head}:{deprel}\t_\n"
+        ));
     }
     gold.push('\n');
     system.push('\n');
     let err = evaluate_strings(&gold, &system, false).unwrap_err();
-    assert_eq!(err.to_string(), "system.conllu:1: a multiword span of 8000 gold and 8000 system words is too long to align");
+    assert_eq!(
+        err.to_string(),
+        "system.conllu:1: a multiword span of 8000 gold and 8000 system words is too long to align"
+    );
     // Half as long (16 million cells) is aligned.
-    let half: String = gold.lines().take(1).map(|_| format!("1-4000\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", "a".repeat(4000))).collect::<String>()
-        + &gold.lines().skip(1).take(4000).map(|l| format!("{l}\n")).collect::<String>()
+    let half: String = gold
+        .lines()
+        .take(1)
+        .map(|_| format!("1-4000\t{}\t_\t_\t_\t_\t_\t_\t_\t_\n", "a".repeat(4000)))
+        .collect::<String>()
+        + &gold
+            .lines()
+            .skip(1)
+            .take(4000)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
         + "\n";
-    let half_system: String = system.lines().take(4000).map(|l| format!("{l}\n")).collect::<String>() + "\n";
-    assert_eq!(evaluate_strings(&half, &half_system, false).unwrap().score(Metric::Words).correct, 4000);
+    let half_system: String = system
+        .lines()
+        .take(4000)
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        + "\n";
+    assert_eq!(
+        evaluate_strings(&half, &half_system, false)
+            .unwrap()
+            .score(Metric::Words)
+            .correct,
+        4000
+    );
 }
 
 #[test]
@@ -549,5 +672,8 @@ fn phenomena_count_system_edges_through_the_alignment() {
 fn forms_in_multiword_spans_are_lower_cased_as_whole_words() {
     // Python's `str.lower` gives a final sigma `ς`: `ΣΤΟΣ` lower-cased is `στος`.
     // (Lower-cased letter by letter, `ΣΤΟΣ` would be `στοσ` and only one pair would align.)
-    assert_eq!(aligned_words(&["ΣΤΟΣΤΟΣ ΣΤΟΣ στος"], &["ΣΤΟΣΤΟΣ στος ΣΤΟΣ"]), 2);
+    assert_eq!(
+        aligned_words(&["ΣΤΟΣΤΟΣ ΣΤΟΣ στος"], &["ΣΤΟΣΤΟΣ στος ΣΤΟΣ"]),
+        2
+    );
 }

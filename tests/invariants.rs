@@ -16,7 +16,8 @@
 //! sentences and every column but DEPS kept, gold DEPS ignored.
 
 use crate::common::{
-    all_but_deps, dev_files, dev_scores_file, random_heads, read_scores, sample_files, sample_scores_file, treebank_code, Rng,
+    all_but_deps, dev_files, dev_scores_file, random_heads, read_scores, sample_files,
+    sample_scores_file, treebank_code, Rng,
 };
 use eudify::conllu::{BlockReader, RawBlock};
 use eudify::engine::Enhancer;
@@ -31,18 +32,29 @@ use std::path::PathBuf;
 // Helpers
 
 fn rule_set(name: &str) -> RuleSet {
-    load_ruleset(&RuleSource::embedded(), name).unwrap_or_else(|e| panic!("profile {name}: {}", e.render()))
+    load_ruleset(&RuleSource::embedded(), name)
+        .unwrap_or_else(|e| panic!("profile {name}: {}", e.render()))
 }
 
 fn pipeline(enhancer: &Enhancer, threads: usize, chunk_bytes: usize) -> Pipeline<'_> {
-    Pipeline::new(enhancer, PipelineOptions { on_error: OnError::Fail, threads, chunk_bytes }).expect("thread pool")
+    Pipeline::new(
+        enhancer,
+        PipelineOptions {
+            on_error: OnError::Fail,
+            threads,
+            chunk_bytes,
+        },
+    )
+    .expect("thread pool")
 }
 
 /// Enhances `input`; any error or report is a failure.
 fn enhance(pipeline: &Pipeline, name: &str, input: &[u8]) -> Result<(Vec<u8>, usize), String> {
     let mut out = Vec::new();
     let mut reports = Vec::new();
-    let summary = pipeline.run(name, input, &mut out, &mut |r| reports.push(r)).map_err(|e| e.to_string())?;
+    let summary = pipeline
+        .run(name, input, &mut out, &mut |r| reports.push(r))
+        .map_err(|e| e.to_string())?;
     if !reports.is_empty() {
         return Err(reports.join("\n"));
     }
@@ -79,10 +91,18 @@ fn basic_only(input: &[u8]) -> Vec<u8> {
 
 /// Where two outputs first differ, as `line N: A ≠ B`.
 fn first_difference(a: &[u8], b: &[u8]) -> String {
-    let (la, lb): (Vec<&[u8]>, Vec<&[u8]>) = (a.split(|&x| x == b'\n').collect(), b.split(|&x| x == b'\n').collect());
+    let (la, lb): (Vec<&[u8]>, Vec<&[u8]>) = (
+        a.split(|&x| x == b'\n').collect(),
+        b.split(|&x| x == b'\n').collect(),
+    );
     for (i, (x, y)) in la.iter().zip(&lb).enumerate() {
         if x != y {
-            return format!("line {}: {:?} ≠ {:?}", i + 1, String::from_utf8_lossy(x), String::from_utf8_lossy(y));
+            return format!(
+                "line {}: {:?} ≠ {:?}",
+                i + 1,
+                String::from_utf8_lossy(x),
+                String::from_utf8_lossy(y)
+            );
         }
     }
     format!("{} lines ≠ {} lines", la.len(), lb.len())
@@ -98,23 +118,41 @@ fn validates(name: &str, output: &[u8]) -> Result<usize, String> {
     report.write_to(&mut text).unwrap();
     let text = String::from_utf8_lossy(&text);
     let shown: Vec<&str> = text.lines().take(10).collect();
-    Err(format!("{} diagnostics:\n{}", report.total_errors, shown.join("\n")))
+    Err(format!(
+        "{} diagnostics:\n{}",
+        report.total_errors,
+        shown.join("\n")
+    ))
 }
 
 /// Every invariant of one input and its basic-only version under one enhancer. `gold` may be
 /// the basic-only input itself.
-fn check_invariants(name: &str, enhancer: &Enhancer, gold: &[u8], basic: &[u8]) -> Result<(), String> {
+fn check_invariants(
+    name: &str,
+    enhancer: &Enhancer,
+    gold: &[u8],
+    basic: &[u8],
+) -> Result<(), String> {
     let sentences = sentence_count(basic);
     let (out, summarised) = enhance(&pipeline(enhancer, 1, 256 * 1024), name, basic)?;
     if summarised != sentences {
-        return Err(format!("{name}: {sentences} sentences in, the summary counts {summarised}"));
+        return Err(format!(
+            "{name}: {sentences} sentences in, the summary counts {summarised}"
+        ));
     }
     if sentence_count(&out) != sentences {
-        return Err(format!("{name}: {sentences} sentences in, {} out", sentence_count(&out)));
+        return Err(format!(
+            "{name}: {sentences} sentences in, {} out",
+            sentence_count(&out)
+        ));
     }
     let (kept, wrote) = (all_but_deps(basic), all_but_deps(&out));
     if kept != wrote {
-        let line = kept.iter().zip(&wrote).position(|(a, b)| a != b).unwrap_or(kept.len().min(wrote.len()));
+        let line = kept
+            .iter()
+            .zip(&wrote)
+            .position(|(a, b)| a != b)
+            .unwrap_or(kept.len().min(wrote.len()));
         let show = |v: &[Vec<u8>]| v.get(line).map(|l| String::from_utf8_lossy(l).into_owned());
         return Err(format!(
             "{name}: a column other than DEPS changed at non-empty line {}: {:?} became {:?}",
@@ -123,13 +161,19 @@ fn check_invariants(name: &str, enhancer: &Enhancer, gold: &[u8], basic: &[u8]) 
             show(&wrote)
         ));
     }
-    let validated = validates(name, &out).map_err(|e| format!("{name}: the output does not validate: {e}"))?;
+    let validated =
+        validates(name, &out).map_err(|e| format!("{name}: the output does not validate: {e}"))?;
     if validated != sentences {
-        return Err(format!("{name}: the validator read {validated} sentences of {sentences}"));
+        return Err(format!(
+            "{name}: the validator read {validated} sentences of {sentences}"
+        ));
     }
     let (two, _) = enhance(&pipeline(enhancer, 2, 7), name, basic)?;
     if two != out {
-        return Err(format!("{name}: 1 and 2 threads disagree at {}", first_difference(&out, &two)));
+        return Err(format!(
+            "{name}: 1 and 2 threads disagree at {}",
+            first_difference(&out, &two)
+        ));
     }
     if gold != basic {
         let (from_gold, _) = enhance(&pipeline(enhancer, 2, 512), name, gold)?;
@@ -150,7 +194,10 @@ fn check_invariants(name: &str, enhancer: &Enhancer, gold: &[u8], basic: &[u8]) 
 fn resolved_profile(code: &str) -> String {
     let (profile, warning) = resolve_profile(&RuleSource::embedded(), code);
     if let Some(warning) = warning {
-        assert!(warning.starts_with("no profile for treebank"), "{code}: {warning}");
+        assert!(
+            warning.starts_with("no profile for treebank"),
+            "{code}: {warning}"
+        );
     }
     profile
 }
@@ -169,7 +216,10 @@ fn every_treebank(files: &[PathBuf], choose: impl Fn(&str) -> String) {
         let enhancer = &enhancers.iter().find(|(n, _)| *n == profile).unwrap().1;
         let gold = std::fs::read(file).unwrap();
         let basic = basic_only(&gold);
-        assert!(basic != gold, "{code}: the gold file has no enhanced layer to strip");
+        assert!(
+            basic != gold,
+            "{code}: the gold file has no enhanced layer to strip"
+        );
         let name = format!("{code} ({profile})");
         if let Err(e) = check_invariants(&name, enhancer, &gold, &basic) {
             failures.push(e);
@@ -235,7 +285,10 @@ fn semi_naive_matches_exhaustive(files: &[PathBuf]) {
         let (fast, _) = enhance(&pipeline(&semi_naive, 2, 64 * 1024), &name, &basic).unwrap();
         let (reference, _) = enhance(&pipeline(&exhaustive, 2, 64 * 1024), &name, &basic).unwrap();
         if fast != reference {
-            failures.push(format!("{name}: differs from exhaustive search at {}", first_difference(&reference, &fast)));
+            failures.push(format!(
+                "{name}: differs from exhaustive search at {}",
+                first_difference(&reference, &fast)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -248,7 +301,10 @@ fn every_treebank_code_resolves_to_its_own_profile() {
     for file in [dev_scores_file(), sample_scores_file()] {
         for row in read_scores(&file) {
             let (code, profile) = (&row.code, resolved_profile(&row.code));
-            assert!(code == &profile || code.starts_with(&format!("{profile}_")), "{code} resolves to {profile}");
+            assert!(
+                code == &profile || code.starts_with(&format!("{profile}_")),
+                "{code} resolves to {profile}"
+            );
         }
     }
 }
@@ -259,35 +315,118 @@ fn basic_only_strips_deps_and_empty_nodes_only() {
                  1.1\te\te\tX\t_\t_\t_\t_\t1:dep\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t1:dep|1.1:x\t_\n\n";
     let basic = b"# text = a b\r\n1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\r\n1\ta\ta\tX\t_\t_\t0\troot\t_\tSpaceAfter=No\r\n\
                   2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n";
-    assert_eq!(String::from_utf8_lossy(&basic_only(gold)), String::from_utf8_lossy(basic));
+    assert_eq!(
+        String::from_utf8_lossy(&basic_only(gold)),
+        String::from_utf8_lossy(basic)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Property test: random trees through every profile
 
 const UPOS: &[&str] = &[
-    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SCONJ", "SYM",
-    "VERB", "X",
+    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN",
+    "PUNCT", "SCONJ", "SYM", "VERB", "X",
 ];
 
 /// The universal relations with common subtypes; the first ones (those rules look at) are
 /// drawn more often.
 const FREQUENT: &[&str] = &[
-    "conj", "cc", "orphan", "acl:relcl", "acl", "xcomp", "obl", "obl:arg", "nmod", "case", "mark", "fixed", "nsubj",
-    "nsubj:pass", "obj", "iobj", "advcl", "ccomp", "csubj", "cop", "aux", "nmod:poss",
+    "conj",
+    "cc",
+    "orphan",
+    "acl:relcl",
+    "acl",
+    "xcomp",
+    "obl",
+    "obl:arg",
+    "nmod",
+    "case",
+    "mark",
+    "fixed",
+    "nsubj",
+    "nsubj:pass",
+    "obj",
+    "iobj",
+    "advcl",
+    "ccomp",
+    "csubj",
+    "cop",
+    "aux",
+    "nmod:poss",
 ];
 const RARE: &[&str] = &[
-    "obl:tmod", "obl:agent", "obl:npmod", "nmod:arg", "nmod:tmod", "csubj:pass", "expl", "expl:pv", "vocative",
-    "dislocated", "advmod", "advmod:emph", "discourse", "aux:pass", "appos", "nummod", "nummod:gov", "amod", "det",
-    "det:poss", "det:numgov", "clf", "cc:preconj", "flat", "flat:name", "flat:foreign", "compound", "compound:prt",
-    "list", "parataxis", "goeswith", "reparandum", "punct", "dep", "advcl:relcl",
+    "obl:tmod",
+    "obl:agent",
+    "obl:npmod",
+    "nmod:arg",
+    "nmod:tmod",
+    "csubj:pass",
+    "expl",
+    "expl:pv",
+    "vocative",
+    "dislocated",
+    "advmod",
+    "advmod:emph",
+    "discourse",
+    "aux:pass",
+    "appos",
+    "nummod",
+    "nummod:gov",
+    "amod",
+    "det",
+    "det:poss",
+    "det:numgov",
+    "clf",
+    "cc:preconj",
+    "flat",
+    "flat:name",
+    "flat:foreign",
+    "compound",
+    "compound:prt",
+    "list",
+    "parataxis",
+    "goeswith",
+    "reparandum",
+    "punct",
+    "dep",
+    "advcl:relcl",
 ];
 /// Lemmas the rules name, besides the lexicons' words: markers, subtypes-to-be (with spaces,
 /// digits, symbols, nothing), `_`.
-const LEMMAS: &[&str] = &["a", "that", "to", "of", "in", "v", "na", "podle", "att", "да", "dat wil zeggen", "5", "§", "_", "kter"];
+const LEMMAS: &[&str] = &[
+    "a",
+    "that",
+    "to",
+    "of",
+    "in",
+    "v",
+    "na",
+    "podle",
+    "att",
+    "да",
+    "dat wil zeggen",
+    "5",
+    "§",
+    "_",
+    "kter",
+];
 const FEATS: &[&str] = &[
-    "_", "_", "Case=Nom", "Case=Acc", "Case=Gen", "Case=Dat", "Case=Ins", "Case=Loc", "PronType=Rel", "PronType=Int",
-    "Case=Acc|PronType=Rel", "VerbForm=Inf", "VerbForm=Fin", "Case=Gen|Number=Sing", "PronType=Int,Rel",
+    "_",
+    "_",
+    "Case=Nom",
+    "Case=Acc",
+    "Case=Gen",
+    "Case=Dat",
+    "Case=Ins",
+    "Case=Loc",
+    "PronType=Rel",
+    "PronType=Int",
+    "Case=Acc|PronType=Rel",
+    "VerbForm=Inf",
+    "VerbForm=Fin",
+    "Case=Gen|Number=Sing",
+    "PronType=Int,Rel",
 ];
 
 /// One valid basic tree of 1..=max words; DEPS `_` or, now and then, the basic tree (to check
@@ -306,15 +445,26 @@ fn random_sentence(rng: &mut Rng, index: usize, max_words: usize, lemmas: &[&str
             (_, 0) => rng.pick(RARE),
             _ => rng.pick(FREQUENT),
         };
-        let lemma = if rng.chance(60) { lemmas[rng.below(lemmas.len())] } else { rng.pick(LEMMAS) };
+        let lemma = if rng.chance(60) {
+            lemmas[rng.below(lemmas.len())]
+        } else {
+            rng.pick(LEMMAS)
+        };
         let form = if rng.chance(80) { lemma } else { "Form" };
         if w > mwt_until && w < n && rng.chance(8) {
             mwt_until = w + 1;
             s.push_str(&format!("{w}-{mwt_until}\tmwt\t_\t_\t_\t_\t_\t_\t_\t_\n"));
         }
-        let deps = if with_deps { format!("{}:{rel}", head[w]) } else { "_".into() };
+        let deps = if with_deps {
+            format!("{}:{rel}", head[w])
+        } else {
+            "_".into()
+        };
         let (upos, feats) = (rng.pick(UPOS), rng.pick(FEATS));
-        s.push_str(&format!("{w}\t{form}\t{lemma}\t{upos}\t_\t{feats}\t{}\t{rel}\t{deps}\t_\n", head[w]));
+        s.push_str(&format!(
+            "{w}\t{form}\t{lemma}\t{upos}\t_\t{feats}\t{}\t{rel}\t{deps}\t_\n",
+            head[w]
+        ));
     }
     s.push('\n');
     s
@@ -324,7 +474,13 @@ fn random_sentence(rng: &mut Rng, index: usize, max_words: usize, lemmas: &[&str
 fn lexicon_words(rule_sets: &[RuleSet]) -> Vec<String> {
     let mut words: Vec<String> = rule_sets
         .iter()
-        .flat_map(|r| r.lexicons.names().flat_map(|list| r.lexicons.sorted(list).unwrap()).map(String::from).collect::<Vec<_>>())
+        .flat_map(|r| {
+            r.lexicons
+                .names()
+                .flat_map(|list| r.lexicons.sorted(list).unwrap())
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
         .collect();
     words.sort();
     words.dedup();
@@ -334,19 +490,33 @@ fn lexicon_words(rule_sets: &[RuleSet]) -> Vec<String> {
 #[test]
 fn random_trees_keep_the_invariants_under_every_profile() {
     let source = RuleSource::embedded();
-    let names: Vec<String> = list_profiles(&source).expect("profiles load").into_iter().map(|p| p.name).collect();
+    let names: Vec<String> = list_profiles(&source)
+        .expect("profiles load")
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
     assert!(names.len() >= 20, "{names:?}");
     let rule_sets: Vec<RuleSet> = names.iter().map(|n| rule_set(n)).collect();
     let words = lexicon_words(&rule_sets);
-    assert!(words.len() > 50, "the lexicons hold only {} words", words.len());
+    assert!(
+        words.len() > 50,
+        "the lexicons hold only {} words",
+        words.len()
+    );
     let lemmas: Vec<&str> = words.iter().map(String::as_str).collect();
     let enhancers: Vec<Enhancer> = rule_sets.iter().map(Enhancer::new).collect();
-    let config = Config { cases: 200, failure_persistence: None, ..Config::default() };
+    let config = Config {
+        cases: 200,
+        failure_persistence: None,
+        ..Config::default()
+    };
     let strategy = (1..=4usize, 1..=20usize, any::<u64>());
     TestRunner::new(config)
         .run(&strategy, |(sentences, max_words, seed)| {
             let mut rng = Rng(seed | 1);
-            let input: String = (0..sentences).map(|i| random_sentence(&mut rng, i, max_words, &lemmas)).collect();
+            let input: String = (0..sentences)
+                .map(|i| random_sentence(&mut rng, i, max_words, &lemmas))
+                .collect();
             let basic = basic_only(input.as_bytes());
             for (name, enhancer) in names.iter().zip(&enhancers) {
                 check_invariants(name, enhancer, input.as_bytes(), &basic)

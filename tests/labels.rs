@@ -3,15 +3,17 @@
 //! a DEPS edge, every column but DEPS stays byte for byte, and every repair is counted.
 
 use crate::common::{all_but_deps, run, text};
+use eudify::engine::lemmas::Lemmas;
 use eudify::engine::matcher::{Binding, EdgeRefId};
 use eudify::engine::rewrite::{render, TextFixes};
-use eudify::engine::lemmas::Lemmas;
 use eudify::engine::Enhancer;
 use eudify::graph::SentenceGraph;
 use eudify::pipeline::{Pipeline, PipelineOptions, Summary};
 use eudify::rules::ast::CheckedAction;
 use eudify::rules::{list_profiles, load_ruleset, RuleSource};
-use eudify::ud::repairs::{NOT_A_RELATION, PART_DROPPED, ROOT_EDGE, ROOT_ELSEWHERE, TEXT_CLEANED, TEXT_DROPPED};
+use eudify::ud::repairs::{
+    NOT_A_RELATION, PART_DROPPED, ROOT_EDGE, ROOT_ELSEWHERE, TEXT_CLEANED, TEXT_DROPPED,
+};
 use eudify::validate::validate_reader;
 
 fn enhancer(profile: &str) -> Enhancer {
@@ -27,14 +29,34 @@ fn enhancer(profile: &str) -> Enhancer {
 /// but DEPS; the output and the run's summary.
 fn enhance(profile: &str, input: &str) -> (String, Summary) {
     let enhancer = enhancer(profile);
-    let pipeline = Pipeline::new(&enhancer, PipelineOptions { threads: 1, ..PipelineOptions::default() }).unwrap();
+    let pipeline = Pipeline::new(
+        &enhancer,
+        PipelineOptions {
+            threads: 1,
+            ..PipelineOptions::default()
+        },
+    )
+    .unwrap();
     let mut out = Vec::new();
-    let summary = pipeline.run("in", input.as_bytes(), &mut out, &mut |line| panic!("{line}")).unwrap();
-    assert_eq!(all_but_deps(&out), all_but_deps(input.as_bytes()), "{profile}: only DEPS may change");
+    let summary = pipeline
+        .run("in", input.as_bytes(), &mut out, &mut |line| {
+            panic!("{line}")
+        })
+        .unwrap();
+    assert_eq!(
+        all_but_deps(&out),
+        all_but_deps(input.as_bytes()),
+        "{profile}: only DEPS may change"
+    );
     let report = validate_reader("out", &out[..]).unwrap();
     let mut problems = Vec::new();
     report.write_to(&mut problems).unwrap();
-    assert!(report.is_valid(), "{profile}: {}\n{}", text(&problems), text(&out));
+    assert!(
+        report.is_valid(),
+        "{profile}: {}\n{}",
+        text(&problems),
+        text(&out)
+    );
     (String::from_utf8(out).unwrap(), summary)
 }
 
@@ -42,14 +64,21 @@ fn enhance(profile: &str, input: &str) -> (String, Summary) {
 fn sentence(words: &[(&str, &str, &str, &str, u32, &str)]) -> String {
     let mut s = String::new();
     for (i, (form, lemma, upos, feats, head, deprel)) in words.iter().enumerate() {
-        s += &format!("{}\t{form}\t{lemma}\t{upos}\t_\t{feats}\t{head}\t{deprel}\t_\t_\n", i + 1);
+        s += &format!(
+            "{}\t{form}\t{lemma}\t{upos}\t_\t{feats}\t{head}\t{deprel}\t_\t_\n",
+            i + 1
+        );
     }
     s + "\n"
 }
 
 /// DEPS of word `n` (1-based) of the first sentence of `output`.
 fn deps(output: &str, n: usize) -> String {
-    let line = output.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).nth(n - 1).unwrap();
+    let line = output
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .nth(n - 1)
+        .unwrap();
     line.split('\t').nth(8).unwrap().to_string()
 }
 
@@ -101,10 +130,17 @@ fn english_wh(lemma: &str) -> String {
 
 #[test]
 fn punctuation_space_and_absent_lemmas_give_the_bare_label() {
-    assert_eq!(deps(&enhance("en", &english_wh("how")).0, 5), "1:advcl:how", "the rule applies");
+    assert_eq!(
+        deps(&enhance("en", &english_wh("how")).0, 5),
+        "1:advcl:how",
+        "the rule applies"
+    );
     // No lemma (`_`): the form stands in (docs/rule-language.md, "Words without a lemma").
     let (out, summary) = enhance("en", &english_wh("_"));
-    assert_eq!((deps(&out, 5).as_str(), summary.repairs.total()), ("1:advcl:how", 0));
+    assert_eq!(
+        (deps(&out, 5).as_str(), summary.repairs.total()),
+        ("1:advcl:how", 0)
+    );
     for (lemma, dropped) in [("?", 1), (" ", 1), ("„", 1)] {
         let (out, summary) = enhance("en", &english_wh(lemma));
         assert_eq!(deps(&out, 5), "1:advcl", "{lemma:?}");
@@ -128,7 +164,11 @@ fn a_wh_adverb_with_a_space_is_joined() {
 fn labels_are_lower_case_and_nfc() {
     // Title case lower-cases (not a repair); a letter with no lower-case form is dropped; NFC
     // composes.
-    for (lemma, marker, cleaned) in [("Ǆa", "ǆa", 0), ("ℂhow", "how", 1), ("ho\u{301}w", "hów", 1)] {
+    for (lemma, marker, cleaned) in [
+        ("Ǆa", "ǆa", 0),
+        ("ℂhow", "how", 1),
+        ("ho\u{301}w", "hów", 1),
+    ] {
         let (out, summary) = enhance("en", &english_wh(lemma));
         assert_eq!(deps(&out, 5), format!("1:advcl:{marker}"), "{lemma:?}");
         assert_eq!(summary.repairs.count(TEXT_CLEANED), cleaned, "{lemma:?}");
@@ -138,7 +178,11 @@ fn labels_are_lower_case_and_nfc() {
 #[test]
 fn case_values_with_several_values_or_digits() {
     let (out, summary) = enhance(LEMMA_MARKERS, &czech_fixed("základ", "Case=Acc,Nom"));
-    assert_eq!(deps(&out, 4), "1:obl:na_základ", "several values: no case part");
+    assert_eq!(
+        deps(&out, 4),
+        "1:obl:na_základ",
+        "several values: no case part"
+    );
     assert_eq!(summary.repairs.count(TEXT_DROPPED), 1);
     let (out, summary) = enhance(LEMMA_MARKERS, &czech_fixed("základ", "Case=Gen2"));
     assert_eq!(deps(&out, 4), "1:obl:na_základ:gen");
@@ -187,34 +231,64 @@ fn deprels_that_are_not_ud_relations_become_dep() {
     for profile in ["basic", "universal"] {
         let (out, summary) = enhance(profile, &input);
         let got: Vec<String> = (2..=6).map(|n| deps(&out, n)).collect();
-        assert_eq!(got, ["1:dep", "1:dep", "1:dep", "1:obl", "1:nsubj:pass"], "{profile}");
+        assert_eq!(
+            got,
+            ["1:dep", "1:dep", "1:dep", "1:obl", "1:nsubj:pass"],
+            "{profile}"
+        );
         assert_eq!(summary.repairs.count(NOT_A_RELATION), 3, "{profile}");
         assert_eq!(summary.repairs.count(PART_DROPPED), 1, "{profile}");
-        assert_eq!(summary.repairs.count("Nsubj:Pass → nsubj:pass"), 1, "{profile}");
+        assert_eq!(
+            summary.repairs.count("Nsubj:Pass → nsubj:pass"),
+            1,
+            "{profile}"
+        );
     }
 }
 
 #[test]
 fn root_is_only_from_zero() {
-    let input = sentence(&[("a", "a", "X", "_", 0, "nsubj"), ("b", "b", "X", "_", 1, "root")]);
+    let input = sentence(&[
+        ("a", "a", "X", "_", 0, "nsubj"),
+        ("b", "b", "X", "_", 1, "root"),
+    ]);
     let (out, summary) = enhance("basic", &input);
-    assert_eq!((deps(&out, 1), deps(&out, 2)), ("0:root".to_string(), "1:dep".to_string()));
-    assert_eq!((summary.repairs.count(ROOT_EDGE), summary.repairs.count(ROOT_ELSEWHERE)), (1, 1));
+    assert_eq!(
+        (deps(&out, 1), deps(&out, 2)),
+        ("0:root".to_string(), "1:dep".to_string())
+    );
+    assert_eq!(
+        (
+            summary.repairs.count(ROOT_EDGE),
+            summary.repairs.count(ROOT_ELSEWHERE)
+        ),
+        (1, 1)
+    );
 }
 
 /// Repairs are counted per use, summed over sentences, and told on stderr; a clean run says
 /// nothing.
 #[test]
 fn repairs_are_told_on_stderr() {
-    let root = sentence(&[("Dogs", "dog", "NOUN", "_", 2, "nsubj"), ("bark", "bark", "VERB", "_", 0, "ROOT")]);
-    let input = root.repeat(3) + &sentence(&[("a", "a", "X", "_", 0, "root"), ("b", "b", "X", "_", 1, "foo")]);
+    let root = sentence(&[
+        ("Dogs", "dog", "NOUN", "_", 2, "nsubj"),
+        ("bark", "bark", "VERB", "_", 0, "ROOT"),
+    ]);
+    let input = root.repeat(3)
+        + &sentence(&[
+            ("a", "a", "X", "_", 0, "root"),
+            ("b", "b", "X", "_", 1, "foo"),
+        ]);
     let output = run(&["enhance", "--lang", "en"], input.as_bytes());
     assert!(output.status.success());
     assert_eq!(
         text(&output.stderr).trim_end(),
         "eudify: 4 sentences; 4 labels repaired (3 ROOT → root, 1 not a UD relation → dep)"
     );
-    let clean = run(&["enhance", "--lang", "en"], root.replace("ROOT", "root").as_bytes());
+    let clean = run(
+        &["enhance", "--lang", "en"],
+        root.replace("ROOT", "root").as_bytes(),
+    );
     assert!(clean.status.success());
     assert_eq!(text(&clean.stderr), "");
 }
@@ -224,7 +298,14 @@ fn repairs_are_told_on_stderr() {
 #[test]
 fn every_shipped_template_gives_valid_labels_from_hostile_text() {
     let hostile = sentence(&[
-        ("X„", "x|3:nsubj", "ADP", "Case=Acc,Nom|PronType=Rel", 0, "ROOT"),
+        (
+            "X„",
+            "x|3:nsubj",
+            "ADP",
+            "Case=Acc,Nom|PronType=Rel",
+            0,
+            "ROOT",
+        ),
         ("ǅ", "ℂ", "ADP", "Case=Gen2", 1, "fixed"),
         ("how come", "how come", "ADV", "Case=Loc", 1, "obj|1:nsubj"),
         ("?", "?", "PUNCT", "Case=ž", 1, "obl:Tmod2"),
@@ -265,7 +346,14 @@ fn every_shipped_template_gives_valid_labels_from_hostile_text() {
                         *edge = Some(EdgeRefId::Basic((i as u32 + shift) % 7 + 1));
                     }
                     let mut out = String::new();
-                    if !render(&graph, &lemmas, template, &binding, &mut out, &mut TextFixes::default()) {
+                    if !render(
+                        &graph,
+                        &lemmas,
+                        template,
+                        &binding,
+                        &mut out,
+                        &mut TextFixes::default(),
+                    ) {
                         continue;
                     }
                     rendered += 1;
@@ -275,13 +363,22 @@ fn every_shipped_template_gives_valid_labels_from_hostile_text() {
                     }
                     let label = graph.intern(&out);
                     let text = graph.label_text(label);
-                    assert_eq!(eudify::ud::enhanced_label_problem(text), None, "{} {}: {out:?}", profile.name, rule.name);
+                    assert_eq!(
+                        eudify::ud::enhanced_label_problem(text),
+                        None,
+                        "{} {}: {out:?}",
+                        profile.name,
+                        rule.name
+                    );
                     assert!(!text.is_empty());
                 }
             }
         }
     }
-    assert!(templates > 50 && rendered > 100 && repaired > 0, "{templates} templates, {rendered} rendered, {repaired} repaired");
+    assert!(
+        templates > 50 && rendered > 100 && repaired > 0,
+        "{templates} templates, {rendered} rendered, {repaired} repaired"
+    );
 }
 
 /// `eudify check` refuses a template whose literal text cannot give a label `validate` accepts,
@@ -293,13 +390,31 @@ fn the_checker_uses_the_one_label_grammar() {
         let text = format!(
             "phase p\nrule r {{\n  match {{ e: H -[obl]-> N;  H =[e.label]=> N;  N -[case]-> C; }}\n  do {{ relabel H =[e.label]=> N as \"{template}\"; }}\n}}\n"
         );
-        eudify::rules::load::check_text("t.rules", &text, &lexicon).map(|_| ()).map_err(|e| e.render())
+        eudify::rules::load::check_text("t.rules", &text, &lexicon)
+            .map(|_| ())
+            .map_err(|e| e.render())
     };
-    for bad in ["obl:Tmod2", "{e.label}:Att", "{e.univ}:x:{marker(C)}:y:z", "nsubj:", "subj:{marker(C)}", "obl:a\u{301}"] {
+    for bad in [
+        "obl:Tmod2",
+        "{e.label}:Att",
+        "{e.univ}:x:{marker(C)}:y:z",
+        "nsubj:",
+        "subj:{marker(C)}",
+        "obl:a\u{301}",
+    ] {
         let error = rule(bad).expect_err(bad);
-        assert!(error.contains("enhanced label") || error.contains("unknown UD relation"), "{bad}: {error}");
+        assert!(
+            error.contains("enhanced label") || error.contains("unknown UD relation"),
+            "{bad}: {error}"
+        );
     }
-    for good in ["obl:tmod", "{e.label}:att", "{e.univ}:{marker(C)}:{feat(N, Case)}", "obl:{lemma(C)}", "{e.label}{?marker(C)}"] {
+    for good in [
+        "obl:tmod",
+        "{e.label}:att",
+        "{e.univ}:{marker(C)}:{feat(N, Case)}",
+        "obl:{lemma(C)}",
+        "{e.label}{?marker(C)}",
+    ] {
         assert_eq!(rule(good), Ok(()), "{good}");
     }
 }

@@ -15,9 +15,17 @@ fn enhance(lang: &str, conllu: &str) -> BTreeMap<String, String> {
     assert!(out.status.success(), "{lang}: {}", text(&out.stderr));
     // The sentences hold one word without a lemma on purpose (to test `[lemmas]`).
     let stderr = text(&out.stderr);
-    assert!(stderr.lines().all(|l| l.contains("has no lemma (LEMMA _)")), "{lang}: {stderr}");
+    assert!(
+        stderr.lines().all(|l| l.contains("has no lemma (LEMMA _)")),
+        "{lang}: {stderr}"
+    );
     let validated = run(&["validate", "-"], &out.stdout);
-    assert!(validated.status.success(), "{lang}: {}\n{}", text(&validated.stderr), text(&out.stdout));
+    assert!(
+        validated.status.success(),
+        "{lang}: {}\n{}",
+        text(&validated.stderr),
+        text(&out.stdout)
+    );
     text(&out.stdout)
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -30,7 +38,11 @@ fn enhance(lang: &str, conllu: &str) -> BTreeMap<String, String> {
 
 fn expect(lang: &str, deps: &BTreeMap<String, String>, expected: &[(&str, &str)]) {
     for (form, want) in expected {
-        assert_eq!(deps.get(*form).map(String::as_str), Some(*want), "{lang}: DEPS of {form}: {deps:?}");
+        assert_eq!(
+            deps.get(*form).map(String::as_str),
+            Some(*want),
+            "{lang}: DEPS of {form}: {deps:?}"
+        );
     }
 }
 
@@ -38,10 +50,22 @@ fn expect(lang: &str, deps: &BTreeMap<String, String>, expected: &[(&str, &str)]
 fn the_new_profiles_load_clean_and_mark_case() {
     let source = RuleSource::embedded();
     for name in NEW_PROFILES {
-        let rule_set = load_ruleset(&source, name).unwrap_or_else(|e| panic!("{name}: {}", e.render()));
-        assert!(rule_set.warnings.is_empty(), "{name}: {} warnings", rule_set.warnings.len());
-        assert!(rule_set.settings.flag("case_feature"), "{name}: labels carry the Case value");
-        assert_eq!(rule_set.settings.text("xsubj_label"), Some("nsubj:xsubj"), "{name}");
+        let rule_set =
+            load_ruleset(&source, name).unwrap_or_else(|e| panic!("{name}: {}", e.render()));
+        assert!(
+            rule_set.warnings.is_empty(),
+            "{name}: {} warnings",
+            rule_set.warnings.len()
+        );
+        assert!(
+            rule_set.settings.flag("case_feature"),
+            "{name}: labels carry the Case value"
+        );
+        assert_eq!(
+            rule_set.settings.text("xsubj_label"),
+            Some("nsubj:xsubj"),
+            "{name}"
+        );
         assert_eq!(resolve_profile(&source, name), (name.to_string(), None));
         let (profile, warning) = resolve_profile(&source, &format!("{name}_tb"));
         assert_eq!(profile, name);
@@ -51,7 +75,10 @@ fn the_new_profiles_load_clean_and_mark_case() {
     assert!(check.status.success(), "{}", text(&check.stderr));
     let listed = text(&run(&["profiles"], b"").stdout);
     for name in NEW_PROFILES {
-        assert!(listed.lines().any(|l| l.starts_with(&format!("{name} "))), "{name} not listed:\n{listed}");
+        assert!(
+            listed.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} not listed:\n{listed}"
+        );
     }
 }
 
@@ -180,7 +207,9 @@ struct Table {
 fn table() -> BTreeMap<String, Row> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/languages.toml");
     let text = std::fs::read_to_string(path).expect("rules/languages.toml reads");
-    toml::from_str::<Table>(&text).unwrap_or_else(|e| panic!("{path}: {e}")).languages
+    toml::from_str::<Table>(&text)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .languages
 }
 
 /// Every row names a shipped profile that loads; no row shadows a language's own profile; a
@@ -198,8 +227,15 @@ fn the_fallback_table_names_shipped_profiles_consistently() {
             (2..=3).contains(&code.len()) && code.chars().all(|c| c.is_ascii_lowercase()),
             "`{code}` is not an ISO 639 code"
         );
-        assert!(!names.contains(&code.as_str()), "`{code}` has its own profile");
-        assert!(names.contains(&row.profile.as_str()), "{code}: no profile `{}`", row.profile);
+        assert!(
+            !names.contains(&code.as_str()),
+            "`{code}` has its own profile"
+        );
+        assert!(
+            names.contains(&row.profile.as_str()),
+            "{code}: no profile `{}`",
+            row.profile
+        );
         assert!(!row.language.is_empty() && !row.family.is_empty(), "{code}");
         let case = *case_of.entry(row.profile.clone()).or_insert_with(|| {
             load_ruleset(&source, &row.profile)
@@ -208,16 +244,30 @@ fn the_fallback_table_names_shipped_profiles_consistently() {
                 .flag("case_feature")
         });
         if row.case {
-            assert!(case, "{code} ({}) has Case in its labels, `{}` does not add it", row.language, row.profile);
+            assert!(
+                case,
+                "{code} ({}) has Case in its labels, `{}` does not add it",
+                row.language, row.profile
+            );
         }
     }
     // The languages of the validator's per-language label lists
     // (/work/shared/docs/enhanced-labels-by-language.md).
-    for code in ["ar", "be", "bg", "cs", "en", "it", "lt", "ltg", "lv", "nl", "pl", "pt", "ru", "sk", "sv", "ta"] {
-        assert!(names.contains(&code) || table.contains_key(code), "`{code}` is covered by neither a profile nor the table");
+    for code in [
+        "ar", "be", "bg", "cs", "en", "it", "lt", "ltg", "lv", "nl", "pl", "pt", "ru", "sk", "sv",
+        "ta",
+    ] {
+        assert!(
+            names.contains(&code) || table.contains_key(code),
+            "`{code}` is covered by neither a profile nor the table"
+        );
     }
     let own = names.iter().filter(|n| n.len() == 2).count();
-    assert!(table.len() + own >= 150, "{} rows + {own} language profiles", table.len());
+    assert!(
+        table.len() + own >= 150,
+        "{} rows + {own} language profiles",
+        table.len()
+    );
 }
 
 /// Codes without a profile resolve by the table, with a warning that says which profile and why.
@@ -230,7 +280,9 @@ fn unknown_codes_resolve_by_the_table() {
             assert_eq!(profile, row.profile, "{asked}");
             let warning = warning.unwrap_or_else(|| panic!("{asked}: no warning"));
             assert!(
-                warning.contains(&format!("using `{}`", row.profile)) && warning.contains(&row.language) && warning.contains(&row.family),
+                warning.contains(&format!("using `{}`", row.profile))
+                    && warning.contains(&row.language)
+                    && warning.contains(&row.family),
                 "{asked}: {warning}"
             );
         }
@@ -241,11 +293,23 @@ fn unknown_codes_resolve_by_the_table() {
     );
     let (profile, warning) = resolve_profile(&source, "zz");
     assert_eq!(profile, "universal");
-    assert!(warning.unwrap().contains("nor a row in rules/languages.toml"));
-    let out = run(&["enhance", "--lang", "hsb", "tests/data/sample.conllu"], b"");
+    assert!(warning
+        .unwrap()
+        .contains("nor a row in rules/languages.toml"));
+    let out = run(
+        &["enhance", "--lang", "hsb", "tests/data/sample.conllu"],
+        b"",
+    );
     assert!(out.status.success());
-    assert!(text(&out.stderr).contains("warning: no profile for `hsb` (Upper Sorbian): using `cs`"), "{}", text(&out.stderr));
-    let cs = run(&["enhance", "--lang", "cs", "tests/data/sample.conllu"], b"");
+    assert!(
+        text(&out.stderr).contains("warning: no profile for `hsb` (Upper Sorbian): using `cs`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let cs = run(
+        &["enhance", "--lang", "cs", "tests/data/sample.conllu"],
+        b"",
+    );
     assert_eq!(out.stdout, cs.stdout);
 }
 
@@ -267,7 +331,9 @@ fn a_rules_folder_brings_its_own_table() {
     assert_eq!(resolve_profile(&source, "hr").0, "universal");
     let (profile, warning) = resolve_profile(&source, "xq");
     assert_eq!(profile, "universal");
-    assert!(warning.unwrap().contains("names `nope`, which does not exist"));
+    assert!(warning
+        .unwrap()
+        .contains("names `nope`, which does not exist"));
 
     std::fs::write(&table, "[languages]\nhsb = 3\n").unwrap();
     let source = RuleSource::from_dir(&dir).expect("folder reads");

@@ -18,8 +18,14 @@ fn rules_folder(name: &str, rules: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     let files = [
         ("rules/test/test.rules", rules.to_string()),
-        ("rules/profiles/test.toml", "name = \"test\"\ndescription = \"limits\"\nrules = [\"test/*.rules\"]\n".to_string()),
-        ("lexicons/universal.toml", std::fs::read_to_string("lexicons/universal.toml").unwrap()),
+        (
+            "rules/profiles/test.toml",
+            "name = \"test\"\ndescription = \"limits\"\nrules = [\"test/*.rules\"]\n".to_string(),
+        ),
+        (
+            "lexicons/universal.toml",
+            std::fs::read_to_string("lexicons/universal.toml").unwrap(),
+        ),
     ];
     for (path, content) in files {
         let path = dir.join(path);
@@ -52,10 +58,26 @@ struct Run {
 }
 
 fn enhance(enhancer: &Enhancer, on_error: OnError, input: &str) -> Run {
-    let pipeline = Pipeline::new(enhancer, PipelineOptions { on_error, threads: 1, ..PipelineOptions::default() }).unwrap();
+    let pipeline = Pipeline::new(
+        enhancer,
+        PipelineOptions {
+            on_error,
+            threads: 1,
+            ..PipelineOptions::default()
+        },
+    )
+    .unwrap();
     let (mut out, mut reports) = (Vec::new(), Vec::new());
-    let result = pipeline.run("in.conllu", input.as_bytes(), &mut out, &mut |r| reports.push(r)).map_err(|e| e.to_string());
-    Run { out, reports, result }
+    let result = pipeline
+        .run("in.conllu", input.as_bytes(), &mut out, &mut |r| {
+            reports.push(r)
+        })
+        .map_err(|e| e.to_string());
+    Run {
+        out,
+        reports,
+        result,
+    }
 }
 
 /// The `basic` profile's output for `input`: what a runaway sentence must be written as.
@@ -87,8 +109,17 @@ fn a_label_that_grows_each_step_is_stopped_at_the_label_limit() {
     assert_eq!(run.reports.len(), 1, "{:?}", run.reports);
     let report = &run.reports[0];
     assert!(report.starts_with("in.conllu:1: sentence long: a rule made a label longer than 200 bytes in phase 'grow': longer ("), "{report}");
-    assert!(report.contains(&format!(": longer ({}:3)", rules.join("test/test.rules").display())), "{report}");
-    assert!(report.ends_with("(sentence written with basic DEPS)"), "{report}");
+    assert!(
+        report.contains(&format!(
+            ": longer ({}:3)",
+            rules.join("test/test.rules").display()
+        )),
+        "{report}"
+    );
+    assert!(
+        report.ends_with("(sentence written with basic DEPS)"),
+        "{report}"
+    );
     assert_eq!(text(&run.out), text(&basic(&input)));
 }
 
@@ -105,8 +136,17 @@ fn matches_beyond_the_step_limit_stop_the_sentence_while_they_are_found() {
     assert_eq!(run.result.unwrap().runaways, 1);
     assert_eq!(run.reports.len(), 1, "{:?}", run.reports);
     // No sent_id: the sentence is known by its line.
-    assert!(run.reports[0].starts_with("in.conllu:1: rules do not terminate: step limit (11050) reached"), "{}", run.reports[0]);
-    assert!(run.reports[0].contains("last rule applied: pairs ("), "{}", run.reports[0]);
+    assert!(
+        run.reports[0]
+            .starts_with("in.conllu:1: rules do not terminate: step limit (11050) reached"),
+        "{}",
+        run.reports[0]
+    );
+    assert!(
+        run.reports[0].contains("last rule applied: pairs ("),
+        "{}",
+        run.reports[0]
+    );
     assert_eq!(text(&run.out), text(&basic(&input)));
 }
 
@@ -121,7 +161,12 @@ fn a_graph_that_grows_without_end_is_stopped_at_the_growth_limit() {
     let input = flat(Some("g"), 10, "obj");
     let run = enhance(&enhancer(&rules), OnError::Fail, &input);
     assert_eq!(run.result.unwrap().runaways, 1);
-    assert!(run.reports[0].contains("growth limit (1100 nodes and edges gained) reached in phase 'grow'"), "{}", run.reports[0]);
+    assert!(
+        run.reports[0]
+            .contains("growth limit (1100 nodes and edges gained) reached in phase 'grow'"),
+        "{}",
+        run.reports[0]
+    );
     assert_eq!(text(&run.out), text(&basic(&input)));
 }
 
@@ -144,9 +189,16 @@ fn a_runaway_costs_only_its_sentence_in_both_modes() {
     for on_error in [OnError::Fail, OnError::Copy] {
         let run = enhance(&enhancer, on_error, &input);
         let summary = run.result.unwrap();
-        assert_eq!((summary.sentences, summary.runaways, summary.copied_invalid), (3, 1, 0));
+        assert_eq!(
+            (summary.sentences, summary.runaways, summary.copied_invalid),
+            (3, 1, 0)
+        );
         assert_eq!(run.reports.len(), 1);
-        assert!(run.reports[0].starts_with("in.conllu:6: sentence away: a rule made a label longer"), "{}", run.reports[0]);
+        assert!(
+            run.reports[0].starts_with("in.conllu:6: sentence away: a rule made a label longer"),
+            "{}",
+            run.reports[0]
+        );
         let out = text(&run.out);
         assert_eq!(out.matches("1:obj|1:obj:plus").count(), 4, "{out}");
         assert!(out.contains(&text(&basic(&runaway))), "{out}");
@@ -155,13 +207,25 @@ fn a_runaway_costs_only_its_sentence_in_both_modes() {
     }
     let input = [good("a"), runaway.clone(), invalid.to_string(), good("b")].concat();
     let run = enhance(&enhancer, OnError::Copy, &input);
-    assert_eq!(run.result.as_ref().map(|s| (s.sentences, s.runaways, s.copied_invalid)), Ok((4, 1, 1)));
+    assert_eq!(
+        run.result
+            .as_ref()
+            .map(|s| (s.sentences, s.runaways, s.copied_invalid)),
+        Ok((4, 1, 1))
+    );
     assert_eq!(run.reports.len(), 2, "{:?}", run.reports);
-    assert!(run.reports[0].contains("sentence away") && run.reports[1].starts_with("in.conllu:12: HEAD 5"), "{:?}", run.reports);
+    assert!(
+        run.reports[0].contains("sentence away")
+            && run.reports[1].starts_with("in.conllu:12: HEAD 5"),
+        "{:?}",
+        run.reports
+    );
     let run = enhance(&enhancer, OnError::Fail, &input);
     assert!(run.result.unwrap_err().starts_with("in.conllu:12: HEAD 5"));
     assert_eq!(run.reports.len(), 1, "{:?}", run.reports);
-    assert!(text(&run.out).contains("# sent_id = away") && !text(&run.out).contains("sent_id = bad"));
+    assert!(
+        text(&run.out).contains("# sent_id = away") && !text(&run.out).contains("sent_id = bad")
+    );
 }
 
 /// The command line: exit 0 in the default mode, the runaway on stderr, a summary line.
@@ -169,12 +233,30 @@ fn a_runaway_costs_only_its_sentence_in_both_modes() {
 fn the_command_line_reports_a_runaway_and_goes_on() {
     let rules = rules_folder("cli", GROWING_LABEL);
     let input = [flat(Some("x"), 2, "obj"), flat(Some("y"), 2, "obj")].concat();
-    let out = run(&["enhance", "--rules", rules.to_str().unwrap(), "--lang", "test"], input.as_bytes());
+    let out = run(
+        &[
+            "enhance",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--lang",
+            "test",
+        ],
+        input.as_bytes(),
+    );
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("<stdin>:1: sentence x: a rule made a label longer than 200 bytes"), "{stderr}");
-    assert!(stderr.contains("<stdin>:5: sentence y: a rule made a label longer than 200 bytes"), "{stderr}");
-    assert!(stderr.contains("eudify: 2 sentences, 2 with runaway rules were written with basic DEPS"), "{stderr}");
+    assert!(
+        stderr.contains("<stdin>:1: sentence x: a rule made a label longer than 200 bytes"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("<stdin>:5: sentence y: a rule made a label longer than 200 bytes"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("eudify: 2 sentences, 2 with runaway rules were written with basic DEPS"),
+        "{stderr}"
+    );
     assert_eq!(text(&out.stdout), text(&basic(&input)));
 }
 
@@ -183,7 +265,9 @@ fn the_command_line_reports_a_runaway_and_goes_on() {
 
 /// One CoNLL-U line.
 fn word(out: &mut String, id: usize, form: &str, upos: &str, feats: &str, head: usize, rel: &str) {
-    out.push_str(&format!("{id}\t{form}\t{form}\t{upos}\t_\t{feats}\t{head}\t{rel}\t_\t_\n"));
+    out.push_str(&format!(
+        "{id}\t{form}\t{form}\t{upos}\t_\t{feats}\t{head}\t{rel}\t_\t_\n"
+    ));
 }
 
 /// "saw x0 , x1 , … and xN": a coordination of `items` nouns, the object of a verb; `cc_every`
@@ -195,7 +279,11 @@ fn coordination(items: usize, cc_every: usize) -> String {
     word(&mut s, 3, "x0", "NOUN", "_", 2, "obj");
     let mut id = 4;
     for k in 1..items {
-        let (form, rel, upos) = if k % cc_every == 0 || k == items - 1 { ("and", "cc", "CCONJ") } else { (",", "punct", "PUNCT") };
+        let (form, rel, upos) = if k % cc_every == 0 || k == items - 1 {
+            ("and", "cc", "CCONJ")
+        } else {
+            (",", "punct", "PUNCT")
+        };
         word(&mut s, id, form, upos, "_", id + 1, rel);
         word(&mut s, id + 1, "x", "NOUN", "_", 3, "conj");
         id += 2;
@@ -265,9 +353,26 @@ fn gapped_clauses(n: usize) -> String {
 fn chain(n: usize) -> String {
     let mut s = String::from("# sent_id = chain\n");
     word(&mut s, 1, "w", "NOUN", "_", 0, "root");
-    let rels = ["nmod", "conj", "xcomp", "acl:relcl", "obl", "ccomp", "advcl", "cc"];
+    let rels = [
+        "nmod",
+        "conj",
+        "xcomp",
+        "acl:relcl",
+        "obl",
+        "ccomp",
+        "advcl",
+        "cc",
+    ];
     for k in 2..=n {
-        word(&mut s, k, "w", if k % 2 == 1 { "VERB" } else { "NOUN" }, "_", k - 1, rels[k % rels.len()]);
+        word(
+            &mut s,
+            k,
+            "w",
+            if k % 2 == 1 { "VERB" } else { "NOUN" },
+            "_",
+            k - 1,
+            rels[k % rels.len()],
+        );
     }
     s.push('\n');
     s
@@ -309,7 +414,15 @@ fn wide_clause(n: usize, orphans: bool) -> String {
         word(&mut s, 2, "ran", "VERB", "_", 1, "acl:relcl");
         for k in 0..n {
             let id = 3 + 2 * k;
-            word(&mut s, id, "whose", "PRON", "PronType=Rel", id + 1, "nmod:poss");
+            word(
+                &mut s,
+                id,
+                "whose",
+                "PRON",
+                "PronType=Rel",
+                id + 1,
+                "nmod:poss",
+            );
             word(&mut s, id + 1, "house", "NOUN", "_", 2, "obl");
         }
     }
@@ -326,9 +439,20 @@ fn big_sentences_of_every_shape_under_every_profile() {
     const N: usize = 16_000;
     let mut flat_sentence = String::from("# sent_id = flat\n");
     word(&mut flat_sentence, 1, "w", "NOUN", "_", 0, "root");
-    let rels = ["nmod", "amod", "obl", "advmod", "punct", "det", "case", "nsubj", "obj", "mark", "cc", "conj", "flat", "dep"];
+    let rels = [
+        "nmod", "amod", "obl", "advmod", "punct", "det", "case", "nsubj", "obj", "mark", "cc",
+        "conj", "flat", "dep",
+    ];
     for k in 2..=N {
-        word(&mut flat_sentence, k, "w", "NOUN", "_", 1, rels[k % rels.len()]);
+        word(
+            &mut flat_sentence,
+            k,
+            "w",
+            "NOUN",
+            "_",
+            1,
+            rels[k % rels.len()],
+        );
     }
     flat_sentence.push('\n');
     let shapes = [
@@ -341,27 +465,51 @@ fn big_sentences_of_every_shape_under_every_profile() {
         ("fixed children", many_children(N, "fixed"), true),
         ("chain", chain(N), false),
         ("relative clauses", relative_clauses(N, false), false),
-        ("nested relative clauses", relative_clauses(N / 3, true), false),
+        (
+            "nested relative clauses",
+            relative_clauses(N / 3, true),
+            false,
+        ),
         ("gapped clauses", gapped_clauses(N / 4), false),
-        ("relative pronouns below a wide clause", wide_clause(N / 2, false), false),
+        (
+            "relative pronouns below a wide clause",
+            wide_clause(N / 2, false),
+            false,
+        ),
         ("orphans of a nominal root", wide_clause(N, true), false),
         ("flat", flat_sentence, true),
     ];
     let source = RuleSource::embedded();
     let profiles = list_profiles(&source).unwrap();
-    assert!(profiles.len() >= 19, "every shipped profile: {}", profiles.len());
+    assert!(
+        profiles.len() >= 19,
+        "every shipped profile: {}",
+        profiles.len()
+    );
     for profile in profiles {
         let enhancer = Enhancer::new(&load_ruleset(&source, &profile.name).unwrap());
         for (shape, input, may_run_away) in &shapes {
             let run = enhance(&enhancer, OnError::Fail, input);
-            let summary = run.result.unwrap_or_else(|e| panic!("{} {shape}: {e}", profile.name));
+            let summary = run
+                .result
+                .unwrap_or_else(|e| panic!("{} {shape}: {e}", profile.name));
             assert_eq!(summary.sentences, 1, "{} {shape}", profile.name);
-            assert!(summary.runaways == 0 || *may_run_away, "{} {shape}: {:?}", profile.name, run.reports);
+            assert!(
+                summary.runaways == 0 || *may_run_away,
+                "{} {shape}: {:?}",
+                profile.name,
+                run.reports
+            );
             if summary.runaways == 1 {
                 assert_eq!(run.out, basic(input), "{} {shape}", profile.name);
             }
             assert_valid(&run.out);
-            assert_eq!(all_but_deps(&run.out), all_but_deps(input.as_bytes()), "{} {shape}", profile.name);
+            assert_eq!(
+                all_but_deps(&run.out),
+                all_but_deps(input.as_bytes()),
+                "{} {shape}",
+                profile.name
+            );
         }
     }
 }
@@ -375,8 +523,21 @@ fn a_long_list_of_gapped_clauses_is_resolved_clause_by_clause() {
     let short = text(&enhance(&enhancer, OnError::Fail, &gapped_clauses(1)).out);
     assert!(short.contains("\n6.1\tgave\t"), "{short}");
     let long = text(&enhance(&enhancer, OnError::Fail, &gapped_clauses(2_000)).out);
-    assert_eq!(long.lines().filter(|l| l.split('\t').next().is_some_and(|id| id.contains('.'))).count(), 2_000);
-    let deps = |out: &str, id: &str| out.lines().find(|l| l.starts_with(&format!("{id}\t"))).unwrap().rsplit('\t').nth(1).unwrap().to_string();
+    assert_eq!(
+        long.lines()
+            .filter(|l| l.split('\t').next().is_some_and(|id| id.contains('.')))
+            .count(),
+        2_000
+    );
+    let deps = |out: &str, id: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{id}\t")))
+            .unwrap()
+            .rsplit('\t')
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
     // The first clause's remnants in the long list are attached as in the one-clause sentence.
     for id in ["5", "6", "7", "8", "6.1"] {
         assert_eq!(deps(&long, id), deps(&short, id), "{id}");
@@ -390,14 +551,26 @@ fn a_long_coordination_labels_every_conjunct_with_the_next_coordinator() {
     let enhancer = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
     let mut input = coordination(2_000, 2_000);
     // One "or" in the middle: the conjuncts before it take "or", those after it "and".
-    input = input.replacen("\t,\t,\tPUNCT\t_\t_\t1003\tpunct", "\tor\tor\tCCONJ\t_\t_\t1003\tcc", 1);
+    input = input.replacen(
+        "\t,\t,\tPUNCT\t_\t_\t1003\tpunct",
+        "\tor\tor\tCCONJ\t_\t_\t1003\tcc",
+        1,
+    );
     let run = enhance(&enhancer, OnError::Fail, &input);
     assert_eq!(run.result.unwrap().runaways, 0);
     let out = text(&run.out);
-    let deps: Vec<&str> = out.lines().filter(|l| l.contains("\tconj\t")).map(|l| l.split('\t').nth(8).unwrap()).collect();
+    let deps: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("\tconj\t"))
+        .map(|l| l.split('\t').nth(8).unwrap())
+        .collect();
     assert_eq!(deps.len(), 1_999);
     let or = deps.iter().take_while(|d| d.contains(":conj:or")).count();
-    let and = deps.iter().skip(or).filter(|d| d.contains(":conj:and")).count();
+    let and = deps
+        .iter()
+        .skip(or)
+        .filter(|d| d.contains(":conj:and"))
+        .count();
     assert_eq!((or, and), (500, 1_499), "{:?}", &deps[495..505]);
 }
 
@@ -408,12 +581,26 @@ fn a_long_coordination_labels_every_conjunct_with_the_next_coordinator() {
 fn the_next_conjunct_is_found_without_scanning_the_siblings() {
     let enhancer = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
     for name in ["conj_label_shared_cc", "conj_label_shared_cc_chain"] {
-        let rule = enhancer.rules.iter().find(|r| r.rule.name == name).expect(name);
+        let rule = enhancer
+            .rules
+            .iter()
+            .find(|r| r.rule.name == name)
+            .expect(name);
         let plans = std::iter::once(&rule.plan).chain(rule.delta_plans.iter().map(|d| &d.plan));
         for plan in plans {
-            assert!(plan.nearest.iter().any(Option::is_some), "{name}: {:?}", plan.steps);
+            assert!(
+                plan.nearest.iter().any(Option::is_some),
+                "{name}: {:?}",
+                plan.steps
+            );
         }
         // The without block's sibling between two conjuncts: a bounded range of children.
-        assert!(rule.withouts[2].between.iter().any(|&(after, before)| after.is_some() && before.is_some()), "{name}");
+        assert!(
+            rule.withouts[2]
+                .between
+                .iter()
+                .any(|&(after, before)| after.is_some() && before.is_some()),
+            "{name}"
+        );
     }
 }

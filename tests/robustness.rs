@@ -18,14 +18,18 @@ use std::path::Path;
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const GOOD: &str = "# sent_id = good\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n";
+const GOOD: &str =
+    "# sent_id = good\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n";
 
 /// The blocks of `input` as the reader splits them, read through a buffer of `capacity` bytes.
 fn blocks_with_capacity(input: &[u8], capacity: usize) -> Vec<RawBlock> {
     let mut reader = BlockReader::new(BufReader::with_capacity(capacity, input));
     let mut out = Vec::new();
     let mut block = RawBlock::default();
-    while reader.read_block(&mut block).expect("reading from memory cannot fail") {
+    while reader
+        .read_block(&mut block)
+        .expect("reading from memory cannot fail")
+    {
         out.push(block.clone());
     }
     out
@@ -61,11 +65,24 @@ fn enhance_with(pipeline: &Pipeline, input: &[u8]) -> Run {
     let result = pipeline
         .run("in", input, &mut out, &mut |line| reports.push(line))
         .map_err(|e: PipelineError| e.to_string());
-    Run { result, out, reports }
+    Run {
+        result,
+        out,
+        reports,
+    }
 }
 
-fn basic_pipeline(enhancer: &Enhancer, threads: usize, chunk_bytes: usize, on_error: OnError) -> Pipeline<'_> {
-    let options = PipelineOptions { on_error, threads, chunk_bytes };
+fn basic_pipeline(
+    enhancer: &Enhancer,
+    threads: usize,
+    chunk_bytes: usize,
+    on_error: OnError,
+) -> Pipeline<'_> {
+    let options = PipelineOptions {
+        on_error,
+        threads,
+        chunk_bytes,
+    };
     Pipeline::new(enhancer, options).expect("thread pool")
 }
 
@@ -78,9 +95,16 @@ fn non_blank(blocks: &[RawBlock]) -> usize {
 
 fn bad_files() -> Vec<std::path::PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad");
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
-    assert!(files.len() >= 30, "the bad-input corpus shrank to {} files", files.len());
+    assert!(
+        files.len() >= 30,
+        "the bad-input corpus shrank to {} files",
+        files.len()
+    );
     files
 }
 
@@ -94,8 +118,12 @@ fn every_bad_file_is_in_the_snapshot_list() {
     let listed = include_str!("bad_input.rs");
     for file in bad_files() {
         let name = stem(&file);
-        assert!(listed.contains(&format!("    {name},\n")), "{name} is missing from bad_input_tests!");
-        let snap = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("snapshots/bad_input__{name}.snap"));
+        assert!(
+            listed.contains(&format!("    {name},\n")),
+            "{name} is missing from bad_input_tests!"
+        );
+        let snap =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("snapshots/bad_input__{name}.snap"));
         assert!(snap.exists(), "{} has no snapshot", file.display());
     }
 }
@@ -114,7 +142,10 @@ fn copy_mode_keeps_every_sentence_of_every_bad_file() {
         if bad.ends_with(b"\n\n") || bad.ends_with(b"\r\n\r\n") {
             input.extend_from_slice(GOOD.as_bytes());
         }
-        let out = run(&["enhance", "--lang", "basic", "--on-error", "copy"], &input);
+        let out = run(
+            &["enhance", "--lang", "basic", "--on-error", "copy"],
+            &input,
+        );
         let stderr = text(&out.stderr);
         assert!(out.status.success(), "{name}: {stderr}");
 
@@ -127,16 +158,29 @@ fn copy_mode_keeps_every_sentence_of_every_bad_file() {
                 assert_eq!(i.bytes, o.bytes, "{name}: blank lines changed");
             } else if Sentence::parse_ignoring_deps(i.clone()).is_err() {
                 bad_blocks += 1;
-                assert!(i.bytes == o.bytes, "{name}: the invalid sentence was not copied byte for byte");
+                assert!(
+                    i.bytes == o.bytes,
+                    "{name}: the invalid sentence was not copied byte for byte"
+                );
             } else {
-                assert_eq!(all_but_deps(&i.bytes), all_but_deps(&o.bytes), "{name}: a valid sentence changed");
+                assert_eq!(
+                    all_but_deps(&i.bytes),
+                    all_but_deps(&o.bytes),
+                    "{name}: a valid sentence changed"
+                );
             }
         }
         // Every corpus file holds exactly one invalid sentence.
         assert_eq!(bad_blocks, 1, "{name}");
-        let reports = stderr.lines().filter(|l| l.ends_with("(sentence copied unchanged)")).count();
+        let reports = stderr
+            .lines()
+            .filter(|l| l.ends_with("(sentence copied unchanged)"))
+            .count();
         assert_eq!(reports, 1, "{name}: {stderr}");
-        let summary = format!("eudify: {} sentences, 1 invalid one copied unchanged", non_blank(&ins));
+        let summary = format!(
+            "eudify: {} sentences, 1 invalid one copied unchanged",
+            non_blank(&ins)
+        );
         assert_eq!(stderr.lines().last(), Some(summary.as_str()), "{name}");
     }
 }
@@ -166,8 +210,17 @@ fn empty_file_gives_empty_output() {
 /// "sentence has no words"; it is an empty input.
 #[test]
 fn bom_only_and_blank_only_inputs_are_copied() {
-    for input in [&b"\n\n\n"[..], b"\r\n\r\n", b"\xEF\xBB\xBF", b"\xEF\xBB\xBF\n\n"] {
-        assert_eq!(enhance_ok(&["enhance", "--lang", "basic"], input), input, "{input:?}");
+    for input in [
+        &b"\n\n\n"[..],
+        b"\r\n\r\n",
+        b"\xEF\xBB\xBF",
+        b"\xEF\xBB\xBF\n\n",
+    ] {
+        assert_eq!(
+            enhance_ok(&["enhance", "--lang", "basic"], input),
+            input,
+            "{input:?}"
+        );
     }
 }
 
@@ -176,7 +229,10 @@ fn bom_only_and_blank_only_inputs_are_copied() {
 fn crlf_and_lf_mixed_in_one_sentence_round_trip() {
     let input = b"# sent_id = 1\r\n# text = a b c\n1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\r\n2\tb\tb\tX\t_\t_\t1\tdep\t1:dep\t_\n3\tc\tc\tX\t_\t_\t1\tdep\t1:dep\t_\r\n\n";
     assert_eq!(round_trip(input).unwrap(), input.to_vec());
-    assert_eq!(enhance_ok(&["enhance", "--lang", "basic"], input), input.to_vec());
+    assert_eq!(
+        enhance_ok(&["enhance", "--lang", "basic"], input),
+        input.to_vec()
+    );
 }
 
 /// Regression: a CRLF file cut between its last CR and LF ends in a bare CR. The CR is the
@@ -193,10 +249,14 @@ fn cr_ending_the_input_is_a_terminator() {
 /// verbatim text, so a comment after the words is kept exactly where it was.
 #[test]
 fn comment_after_the_words_is_kept_in_place() {
-    let input = b"1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n# between\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n# after\n\n";
+    let input =
+        b"1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n# between\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n# after\n\n";
     assert_eq!(round_trip(input).unwrap(), input.to_vec());
     let expected = b"1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\n# between\n2\tb\tb\tX\t_\t_\t1\tdep\t1:dep\t_\n# after\n\n";
-    assert_eq!(text(&enhance_ok(&["enhance", "--lang", "basic"], input)), text(expected));
+    assert_eq!(
+        text(&enhance_ok(&["enhance", "--lang", "basic"], input)),
+        text(expected)
+    );
 }
 
 /// NUL and other control characters inside FORM are not our business (the validator's): the
@@ -245,14 +305,20 @@ fn long_sentence(n: u32, head: impl Fn(u32) -> u32) -> Vec<u8> {
 fn ten_thousand_word_sentences_round_trip_and_enhance() {
     let enhancer = Enhancer::basic();
     let pipeline = basic_pipeline(&enhancer, 1, 512, OnError::Fail);
-    for input in [long_sentence(10_000, |i| i - 1), long_sentence(10_000, |i| u32::from(i != 1))] {
+    for input in [
+        long_sentence(10_000, |i| i - 1),
+        long_sentence(10_000, |i| u32::from(i != 1)),
+    ] {
         assert!(round_trip(&input).unwrap() == input);
         let run = enhance_with(&pipeline, &input);
         let summary = run.result.unwrap();
         assert_eq!((summary.sentences, summary.words), (1, 10_000));
         assert_eq!(all_but_deps(&run.out), all_but_deps(&input));
         let last = text(&run.out).lines().nth(10_000).unwrap().to_string();
-        assert!(last.starts_with("10000\t") && last.contains("\tdep\t") && last.ends_with(":dep\t_"), "{last}");
+        assert!(
+            last.starts_with("10000\t") && last.contains("\tdep\t") && last.ends_with(":dep\t_"),
+            "{last}"
+        );
     }
 }
 
@@ -264,12 +330,20 @@ fn ten_thousand_word_sentences_round_trip_and_enhance() {
 /// Blocks must not depend on how the input is buffered.
 #[test]
 fn block_boundaries_do_not_depend_on_buffer_size() {
-    let input = b"1\ta\ta\tX\t_\t_\t0\troot\t_\t_\r\n\r\n\r\n1\tb\tb\tX\t_\t_\t0\troot\t_\t_\r\n\r\n";
+    let input =
+        b"1\ta\ta\tX\t_\t_\t0\troot\t_\t_\r\n\r\n\r\n1\tb\tb\tX\t_\t_\t0\troot\t_\t_\r\n\r\n";
     let whole: Vec<Vec<u8>> = blocks(input).into_iter().map(|b| b.bytes).collect();
     assert_eq!(whole.len(), 2);
     for capacity in 1..input.len() {
-        let split: Vec<_> = blocks_with_capacity(input, capacity).into_iter().map(|b| (b.first_line, b.bytes)).collect();
-        assert_eq!(split, vec![(1, whole[0].clone()), (4, whole[1].clone())], "buffer of {capacity} bytes");
+        let split: Vec<_> = blocks_with_capacity(input, capacity)
+            .into_iter()
+            .map(|b| (b.first_line, b.bytes))
+            .collect();
+        assert_eq!(
+            split,
+            vec![(1, whole[0].clone()), (4, whole[1].clone())],
+            "buffer of {capacity} bytes"
+        );
     }
 }
 
@@ -278,7 +352,11 @@ fn block_boundaries_do_not_depend_on_buffer_size() {
 
 fn runner(cases: u32) -> TestRunner {
     // No persistence files: failures print the minimal input, which goes into a regression test.
-    TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() })
+    TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    })
 }
 
 /// Bytes that matter to the format, so random strings hit its structure often.
@@ -293,14 +371,28 @@ fn structured_bytes() -> impl Strategy<Value = Vec<u8>> {
 }
 
 /// Everything the reader, the parser and the pipeline promise on any input.
-fn check_any_input(input: &[u8], capacity: usize, pipelines: &[Pipeline]) -> Result<(), TestCaseError> {
+fn check_any_input(
+    input: &[u8],
+    capacity: usize,
+    pipelines: &[Pipeline],
+) -> Result<(), TestCaseError> {
     let ins = blocks(input);
     // Nothing lost or invented by the reader, however the input is buffered.
-    prop_assert_eq!(ins.iter().flat_map(|b| b.bytes.clone()).collect::<Vec<u8>>(), input.to_vec());
+    prop_assert_eq!(
+        ins.iter()
+            .flat_map(|b| b.bytes.clone())
+            .collect::<Vec<u8>>(),
+        input.to_vec()
+    );
     let split = blocks_with_capacity(input, capacity);
     prop_assert_eq!(
-        split.iter().map(|b| (b.first_line, &b.bytes)).collect::<Vec<_>>(),
-        ins.iter().map(|b| (b.first_line, &b.bytes)).collect::<Vec<_>>()
+        split
+            .iter()
+            .map(|b| (b.first_line, &b.bytes))
+            .collect::<Vec<_>>(),
+        ins.iter()
+            .map(|b| (b.first_line, &b.bytes))
+            .collect::<Vec<_>>()
     );
     let mut bad = 0;
     for block in &ins {
@@ -318,8 +410,16 @@ fn check_any_input(input: &[u8], capacity: usize, pipelines: &[Pipeline]) -> Res
             }
             Err(failed) => {
                 let (back, error) = *failed;
-                prop_assert_eq!(&back.bytes, &block.bytes, "a failed parse must hand the block back");
-                prop_assert!((block.first_line..block.first_line + lines).contains(&error.line), "{}", error);
+                prop_assert_eq!(
+                    &back.bytes,
+                    &block.bytes,
+                    "a failed parse must hand the block back"
+                );
+                prop_assert!(
+                    (block.first_line..block.first_line + lines).contains(&error.line),
+                    "{}",
+                    error
+                );
             }
         }
     }
@@ -340,21 +440,35 @@ fn check_any_input(input: &[u8], capacity: usize, pipelines: &[Pipeline]) -> Res
         }
         outputs.push(run.out);
     }
-    prop_assert!(outputs.windows(2).all(|w| w[0] == w[1]), "thread count changed the output");
+    prop_assert!(
+        outputs.windows(2).all(|w| w[0] == w[1]),
+        "thread count changed the output"
+    );
     Ok(())
 }
 
 fn copy_pipelines(enhancer: &Enhancer) -> Vec<Pipeline<'_>> {
-    vec![basic_pipeline(enhancer, 1, 1, OnError::Copy), basic_pipeline(enhancer, 2, 3, OnError::Copy)]
+    vec![
+        basic_pipeline(enhancer, 1, 1, OnError::Copy),
+        basic_pipeline(enhancer, 2, 3, OnError::Copy),
+    ]
 }
 
 #[test]
 fn random_bytes_never_panic_and_lose_nothing() {
     let enhancer = Enhancer::basic();
     let pipelines = copy_pipelines(&enhancer);
-    let strategy = (prop_oneof![structured_bytes(), prop::collection::vec(any::<u8>(), 0..200)], prop_oneof![1..4usize, 1..40usize]);
+    let strategy = (
+        prop_oneof![
+            structured_bytes(),
+            prop::collection::vec(any::<u8>(), 0..200)
+        ],
+        prop_oneof![1..4usize, 1..40usize],
+    );
     runner(1000)
-        .run(&strategy, |(input, capacity)| check_any_input(&input, capacity, &pipelines))
+        .run(&strategy, |(input, capacity)| {
+            check_any_input(&input, capacity, &pipelines)
+        })
         .unwrap();
 }
 
@@ -392,13 +506,21 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 fn apply(input: &mut Vec<u8>, m: &Mutation) {
     let len = input.len().max(1);
     let nth = |bytes: &[u8], b: u8, i: usize| -> Option<usize> {
-        let hits: Vec<usize> = bytes.iter().enumerate().filter(|(_, &x)| x == b).map(|(k, _)| k).collect();
+        let hits: Vec<usize> = bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, &x)| x == b)
+            .map(|(k, _)| k)
+            .collect();
         (!hits.is_empty()).then(|| hits[i % hits.len()])
     };
     match *m {
         Mutation::DeleteColumn(i) => {
             if let Some(tab) = nth(input, b'\t', i) {
-                let end = input[tab + 1..].iter().position(|&b| b == b'\t' || b == b'\n').map_or(input.len(), |p| tab + 1 + p);
+                let end = input[tab + 1..]
+                    .iter()
+                    .position(|&b| b == b'\t' || b == b'\n')
+                    .map_or(input.len(), |p| tab + 1 + p);
                 input.drain(tab..end);
             }
         }
@@ -425,7 +547,10 @@ fn apply(input: &mut Vec<u8>, m: &Mutation) {
             }
         }
         Mutation::DuplicateLine(i) | Mutation::SwapLines(i, _) => {
-            let mut lines: Vec<Vec<u8>> = input.split_inclusive(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+            let mut lines: Vec<Vec<u8>> = input
+                .split_inclusive(|&b| b == b'\n')
+                .map(<[u8]>::to_vec)
+                .collect();
             if !lines.is_empty() {
                 let a = i % lines.len();
                 if let Mutation::SwapLines(_, j) = *m {
@@ -445,7 +570,11 @@ fn apply(input: &mut Vec<u8>, m: &Mutation) {
 fn mutated_valid_input_never_panics_and_loses_nothing() {
     let enhancer = Enhancer::basic();
     let pipelines = copy_pipelines(&enhancer);
-    let strategy = (valid_input(), prop::collection::vec(mutation(), 1..4), 1..40usize);
+    let strategy = (
+        valid_input(),
+        prop::collection::vec(mutation(), 1..4),
+        1..40usize,
+    );
     runner(400)
         .run(&strategy, |((input, _), mutations, capacity)| {
             let mut input = input;
@@ -457,8 +586,31 @@ fn mutated_valid_input_never_panics_and_loses_nothing() {
         .unwrap();
 }
 
-const FORMS: &[&str] = &["a", "Dog", "ü", "日本", "a b", "#x", "_", "1-2", "'", "\u{feff}x", "\\"];
-const LABELS: &[&str] = &["nsubj", "obj", "obl:tmod", "nmod:poss", "amod", "conj", "cc", "punct", "dep", "acl:relcl"];
+const FORMS: &[&str] = &[
+    "a",
+    "Dog",
+    "ü",
+    "日本",
+    "a b",
+    "#x",
+    "_",
+    "1-2",
+    "'",
+    "\u{feff}x",
+    "\\",
+];
+const LABELS: &[&str] = &[
+    "nsubj",
+    "obj",
+    "obl:tmod",
+    "nmod:poss",
+    "amod",
+    "conj",
+    "cc",
+    "punct",
+    "dep",
+    "acl:relcl",
+];
 
 /// A line terminator: LF, or now and then CRLF (mixed within a sentence).
 fn end(rng: &mut Rng) -> &'static str {
@@ -482,19 +634,39 @@ fn valid_sentence(rng: &mut Rng, index: usize, n: usize, last: bool) -> String {
     let head = random_heads(rng, n);
     let mut rels = vec![""; n + 1];
     for w in 1..=n {
-        rels[w] = if head[w] == 0 { "root" } else { rng.pick(LABELS) };
+        rels[w] = if head[w] == 0 {
+            "root"
+        } else {
+            rng.pick(LABELS)
+        };
     }
     // Empty nodes after word w (w = 0: before the first word).
-    let empties: Vec<usize> = (0..=n).map(|_| if rng.chance(10) { 1 + rng.below(2) } else { 0 }).collect();
+    let empties: Vec<usize> = (0..=n)
+        .map(|_| if rng.chance(10) { 1 + rng.below(2) } else { 0 })
+        .collect();
     if rng.chance(80) {
-        push(&mut lines, &mut ends, format!("# sent_id = s{index}"), end(rng));
+        push(
+            &mut lines,
+            &mut ends,
+            format!("# sent_id = s{index}"),
+            end(rng),
+        );
     }
     if rng.chance(50) {
-        push(&mut lines, &mut ends, "# text = whatever = it says".into(), end(rng));
+        push(
+            &mut lines,
+            &mut ends,
+            "# text = whatever = it says".into(),
+            end(rng),
+        );
     }
     let empty_line = |w: usize, k: usize, rng: &mut Rng| {
         let dep = rng.below(n + 1);
-        format!("{w}.{k}\t{f}\t{f}\tX\t_\t_\t_\t_\t{dep}:{l}\t_", f = rng.pick(FORMS), l = rng.pick(LABELS))
+        format!(
+            "{w}.{k}\t{f}\t{f}\tX\t_\t_\t_\t_\t{dep}:{l}\t_",
+            f = rng.pick(FORMS),
+            l = rng.pick(LABELS)
+        )
     };
     for k in 1..=empties[0] {
         let line = empty_line(0, k, rng);
@@ -504,7 +676,15 @@ fn valid_sentence(rng: &mut Rng, index: usize, n: usize, last: bool) -> String {
     for w in 1..=n {
         if w > mwt_until && w < n && rng.chance(15) {
             mwt_until = (w + 1 + rng.below(2)).min(n);
-            push(&mut lines, &mut ends, format!("{w}-{mwt_until}\t{}\t_\t_\t_\t_\t_\t_\t_\t_", rng.pick(FORMS)), end(rng));
+            push(
+                &mut lines,
+                &mut ends,
+                format!(
+                    "{w}-{mwt_until}\t{}\t_\t_\t_\t_\t_\t_\t_\t_",
+                    rng.pick(FORMS)
+                ),
+                end(rng),
+            );
         }
         let deps = match rng.below(3) {
             0 => "_".to_string(),
@@ -512,17 +692,29 @@ fn valid_sentence(rng: &mut Rng, index: usize, n: usize, last: bool) -> String {
             _ if empties[0] > 0 => format!("0.1:dep|{}:{}", head[w], rels[w]),
             _ => format!("{}:{}|{}:conj", head[w], rels[w], rng.below(n + 1)),
         };
-        let feats = if rng.chance(50) { "_" } else { "Case=Nom|Number=Sing" };
+        let feats = if rng.chance(50) {
+            "_"
+        } else {
+            "Case=Nom|Number=Sing"
+        };
         let misc = if rng.chance(70) { "_" } else { "SpaceAfter=No" };
         let f = rng.pick(FORMS);
-        let line = format!("{w}\t{f}\t{f}\tNOUN\t_\t{feats}\t{}\t{}\t{deps}\t{misc}", head[w], rels[w]);
+        let line = format!(
+            "{w}\t{f}\t{f}\tNOUN\t_\t{feats}\t{}\t{}\t{deps}\t{misc}",
+            head[w], rels[w]
+        );
         push(&mut lines, &mut ends, line, end(rng));
         for k in 1..=empties[w] {
             let line = empty_line(w, k, rng);
             push(&mut lines, &mut ends, line, end(rng));
         }
         if rng.chance(3) {
-            push(&mut lines, &mut ends, "# a comment among the words".into(), end(rng));
+            push(
+                &mut lines,
+                &mut ends,
+                "# a comment among the words".into(),
+                end(rng),
+            );
         }
     }
     let mut s = String::new();
@@ -596,12 +788,30 @@ fn random_valid_trees_round_trip_and_keep_all_but_deps() {
 #[test]
 fn malformed_input_deps_are_ignored_by_enhance_but_not_by_validate() {
     let cases = [
-        ("nmod|1", "malformed DEPS 'nmod|1': 'nmod' is not HEAD:LABEL"),
-        ("1.1:nmod", "DEPS of 2 names head 1.1, which is not in the sentence"),
-        ("0.1:nmod", "DEPS of 2 names head 0.1, which is not in the sentence"),
-        ("7:nmod", "DEPS of 2 names head 7, which is not in the sentence"),
-        ("1:advcl:how come", "malformed DEPS '1:advcl:how come': bad label 'advcl:how come'"),
-        ("x:nmod", "malformed DEPS 'x:nmod': head 'x' is not a node ID"),
+        (
+            "nmod|1",
+            "malformed DEPS 'nmod|1': 'nmod' is not HEAD:LABEL",
+        ),
+        (
+            "1.1:nmod",
+            "DEPS of 2 names head 1.1, which is not in the sentence",
+        ),
+        (
+            "0.1:nmod",
+            "DEPS of 2 names head 0.1, which is not in the sentence",
+        ),
+        (
+            "7:nmod",
+            "DEPS of 2 names head 7, which is not in the sentence",
+        ),
+        (
+            "1:advcl:how come",
+            "malformed DEPS '1:advcl:how come': bad label 'advcl:how come'",
+        ),
+        (
+            "x:nmod",
+            "malformed DEPS 'x:nmod': head 'x' is not a node ID",
+        ),
         ("", "empty DEPS column"),
     ];
     for (deps, message) in cases {
@@ -611,21 +821,41 @@ fn malformed_input_deps_are_ignored_by_enhance_but_not_by_validate() {
         let out = run(&["enhance", "--lang", "en"], input.as_bytes());
         assert!(out.status.success(), "{deps:?}: {}", text(&out.stderr));
         assert!(out.stderr.is_empty(), "{deps:?}: {}", text(&out.stderr));
-        assert_eq!(all_but_deps(&out.stdout), all_but_deps(input.as_bytes()), "{deps:?}");
-        assert!(text(&out.stdout).contains("\tnmod\t1:nmod\t_\n"), "{deps:?}: {}", text(&out.stdout));
+        assert_eq!(
+            all_but_deps(&out.stdout),
+            all_but_deps(input.as_bytes()),
+            "{deps:?}"
+        );
+        assert!(
+            text(&out.stdout).contains("\tnmod\t1:nmod\t_\n"),
+            "{deps:?}: {}",
+            text(&out.stdout)
+        );
         let valid = run(&["validate", "-"], &out.stdout);
         assert!(valid.status.success(), "{deps:?}: {}", text(&valid.stderr));
         let explained = run(&["explain", "--lang", "en", "-"], input.as_bytes());
-        assert!(explained.status.success(), "{deps:?}: {}", text(&explained.stderr));
+        assert!(
+            explained.status.success(),
+            "{deps:?}: {}",
+            text(&explained.stderr)
+        );
 
         let invalid = run(&["validate", "-"], input.as_bytes());
         assert_eq!(invalid.status.code(), Some(1), "{deps:?}");
-        assert_eq!(text(&invalid.stderr), format!("<stdin>:3: {message}\n"), "{deps:?}");
+        assert_eq!(
+            text(&invalid.stderr),
+            format!("<stdin>:3: {message}\n"),
+            "{deps:?}"
+        );
         let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("malformed-deps.conllu");
         std::fs::write(&path, &out.stdout).unwrap();
         let scored = run(&["eval", path.to_str().unwrap(), "-"], input.as_bytes());
         assert_eq!(scored.status.code(), Some(1), "{deps:?}");
-        assert_eq!(text(&scored.stderr), format!("<stdin>:3: {message}\n"), "{deps:?}");
+        assert_eq!(
+            text(&scored.stderr),
+            format!("<stdin>:3: {message}\n"),
+            "{deps:?}"
+        );
     }
 }
 
@@ -634,7 +864,8 @@ fn malformed_input_deps_are_ignored_by_enhance_but_not_by_validate() {
 #[test]
 fn a_line_of_spaces_is_named_as_such() {
     for line in ["   ", " ", "\t", " \t ", "\t\t\t\t\t\t\t\t\t"] {
-        let input = format!("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n{line}\n1\tb\tb\tX\t_\t_\t0\troot\t_\t_\n\n");
+        let input =
+            format!("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n{line}\n1\tb\tb\tX\t_\t_\t0\troot\t_\t_\n\n");
         let out = run(&["enhance"], input.as_bytes());
         assert_eq!(out.status.code(), Some(1), "{line:?}");
         let expected = "<stdin>:2: line holds only spaces or tabs: a blank line between sentences must be empty\n";
@@ -649,15 +880,27 @@ fn sixteen_megabytes_without_a_blank_line_fail_at_the_first_error() {
     let line = "1\tword\tword\tNOUN\t_\t_\t0\troot\t_\t_\n";
     let input = line.repeat(16_000_000 / line.len());
     for threads in ["1", "2"] {
-        let out = run(&["enhance", "--lang", "basic", "--threads", threads], input.as_bytes());
+        let out = run(
+            &["enhance", "--lang", "basic", "--threads", threads],
+            input.as_bytes(),
+        );
         assert_eq!(out.status.code(), Some(1));
-        assert_eq!(text(&out.stderr), "<stdin>:2: word ID '1' out of order: expected 2\n");
+        assert_eq!(
+            text(&out.stderr),
+            "<stdin>:2: word ID '1' out of order: expected 2\n"
+        );
         assert!(out.stdout.is_empty());
     }
     // In copy mode the whole block comes back unchanged.
-    let out = run(&["enhance", "--lang", "basic", "--on-error", "copy"], input.as_bytes());
+    let out = run(
+        &["enhance", "--lang", "basic", "--on-error", "copy"],
+        input.as_bytes(),
+    );
     assert!(out.status.success());
-    assert!(out.stdout == input.as_bytes(), "the invalid block is copied byte for byte");
+    assert!(
+        out.stdout == input.as_bytes(),
+        "the invalid block is copied byte for byte"
+    );
 }
 
 /// A sentence of a million words (a branching tree, each word under half its number or the word
@@ -674,5 +917,8 @@ fn a_million_word_sentence_is_enhanced() {
     assert_eq!((summary.sentences, summary.words), (1, n as usize));
     assert!(all_but_deps(&run.out) == all_but_deps(&input));
     let last = text(&run.out).lines().nth(n as usize).unwrap().to_string();
-    assert_eq!(last, "1000000\tw1000000\tw1000000\tX\t_\t_\t500000\tdep\t500000:dep\t_");
+    assert_eq!(
+        last,
+        "1000000\tw1000000\tw1000000\tX\t_\t_\t500000\tdep\t500000:dep\t_"
+    );
 }

@@ -120,10 +120,15 @@ fn lexicon_errors_have_line_and_column() {
     let error = load_ruleset(&tree.source(), "xx").expect_err("broken lexicons");
     let rendered = tree.render(&error);
     assert!(
-        rendered.contains("DIR/rules/lexicons/xx.toml:3:1: error: unknown lexicon list `control.objekt`"),
+        rendered.contains(
+            "DIR/rules/lexicons/xx.toml:3:1: error: unknown lexicon list `control.objekt`"
+        ),
         "{rendered}"
     );
-    assert!(rendered.contains("DIR/rules/lexicons/yy.toml:2:"), "{rendered}");
+    assert!(
+        rendered.contains("DIR/rules/lexicons/yy.toml:2:"),
+        "{rendered}"
+    );
     assert!(
         rendered.contains("DIR/rules/profiles/xx.toml:4:"),
         "{rendered}"
@@ -269,7 +274,15 @@ fn rule_sets_resolve_settings_and_phases() {
     let phases: Vec<&str> = en.phases.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
         phases,
-        ["case", "relative", "gapping", "coordination", "coordination_labels", "control", "cleanup"]
+        [
+            "case",
+            "relative",
+            "gapping",
+            "coordination",
+            "coordination_labels",
+            "control",
+            "cleanup"
+        ]
     );
     assert_eq!(en.settings.text("xsubj_label"), Some("nsubj:xsubj"));
     assert!(
@@ -437,9 +450,15 @@ fn unknown_relation_is_an_error() {
         &[],
     );
     let rendered = check_errors(&tree);
-    assert!(rendered.contains("unknown UD relation `acll`"), "{rendered}");
+    assert!(
+        rendered.contains("unknown UD relation `acll`"),
+        "{rendered}"
+    );
     assert!(rendered.contains("did you mean `acl`?"), "{rendered}");
-    assert!(rendered.contains("unknown UD relation `nmood`"), "{rendered}");
+    assert!(
+        rendered.contains("unknown UD relation `nmood`"),
+        "{rendered}"
+    );
     assert!(rendered.contains("unknown UD relation `ob`"), "{rendered}");
     snapshot!("vocabulary_unknown_relation", rendered);
 }
@@ -478,7 +497,10 @@ fn unknown_enhancement_in_when_is_an_error() {
         &[],
     );
     let rendered = check_errors(&tree);
-    assert!(rendered.contains("unknown enhancement `gaping`"), "{rendered}");
+    assert!(
+        rendered.contains("unknown enhancement `gaping`"),
+        "{rendered}"
+    );
     assert!(rendered.contains("did you mean `gapping`?"), "{rendered}");
     snapshot!("vocabulary_unknown_enhancement_when", rendered);
 }
@@ -505,7 +527,11 @@ fn unknown_enhancement_in_annotates_is_an_error() {
 
 /// The embedded vocabulary with `enhancements` (TOML lines) as its `[enhancements]`.
 fn own_vocabulary(enhancements: &str) -> String {
-    let embedded = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/vocabulary.toml")).unwrap();
+    let embedded = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules/vocabulary.toml"
+    ))
+    .unwrap();
     let start = embedded.find("[enhancements]\n").unwrap() + "[enhancements]\n".len();
     let end = start + embedded[start..].find("\n\n").unwrap() + 1;
     format!("{}{enhancements}{}", &embedded[..start], &embedded[end..])
@@ -520,7 +546,10 @@ fn enhancement_names_come_from_the_vocabulary_file() {
     let tree = folder(
         "vocabulary_own_declared",
         rules,
-        &[("rules/vocabulary.toml", &own_vocabulary("mine = \"a test enhancement\"\n"))],
+        &[(
+            "rules/vocabulary.toml",
+            &own_vocabulary("mine = \"a test enhancement\"\n"),
+        )],
     );
     if let Err(e) = check_all(&tree.source()) {
         panic!("{}", tree.render(&e));
@@ -537,16 +566,27 @@ fn rule_enabled_by_no_profile_is_a_warning() {
     let tree = folder(
         "no_profile_enables",
         rules,
-        &[("rules/other/b.rules", "phase one\nrule unused {\n  match { H -[obl]-> N; }\n  do { add H =[dep]=> N; }\n}\n")],
+        &[(
+            "rules/other/b.rules",
+            "phase one\nrule unused {\n  match { H -[obl]-> N; }\n  do { add H =[dep]=> N; }\n}\n",
+        )],
     );
     let warnings = match check_all(&tree.source()) {
         Ok(warnings) => warnings,
         Err(e) => panic!("{}", tree.render(&e)),
     };
-    let rendered = warnings.join("\n").replace(&tree.0.display().to_string(), "DIR");
+    let rendered = warnings
+        .join("\n")
+        .replace(&tree.0.display().to_string(), "DIR");
     assert_eq!(warnings.len(), 2, "{rendered}");
-    assert!(rendered.contains("rule `off` is enabled by no profile"), "{rendered}");
-    assert!(rendered.contains("rule `unused` is enabled by no profile"), "{rendered}");
+    assert!(
+        rendered.contains("rule `off` is enabled by no profile"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("rule `unused` is enabled by no profile"),
+        "{rendered}"
+    );
     assert!(!rendered.contains("rule `on`"), "{rendered}");
     snapshot!("vocabulary_rule_enabled_by_no_profile", rendered);
 }
@@ -567,7 +607,10 @@ fn deep_nesting_is_a_caret_error_not_a_crash() {
     for (name, text) in [("not", &not_chain), ("parens", &parens)] {
         let error = check_text(&format!("{name}.rules"), text, &lexicon).expect_err(name);
         let rendered = error.render();
-        assert!(rendered.contains("nesting deeper than 64 levels"), "{rendered}");
+        assert!(
+            rendered.contains("nesting deeper than 64 levels"),
+            "{rendered}"
+        );
         all.push_str(&rendered);
     }
     snapshot!("nesting_too_deep", all);
@@ -591,13 +634,22 @@ fn unconnected_variables_are_an_error() {
     let error = check_text("five.rules", five, &lexicon).expect_err("unconnected");
     let rendered = error.render();
     assert_eq!(error.errors().count(), 2, "{rendered}");
-    assert!(rendered.contains("`C` is not connected to `A`, `B`"), "{rendered}");
-    assert!(rendered.contains("`D`, `E` are not connected"), "{rendered}");
+    assert!(
+        rendered.contains("`C` is not connected to `A`, `B`"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("`D`, `E` are not connected"),
+        "{rendered}"
+    );
     // A `without` block's new variables must hang on the match's by edges too.
     let without = "phase one\nrule r {\n  match { A -[nmod]-> B; }\n  without { X [upos=VERB]; X << A; }\n  do { add A =[dep]=> B; }\n}\n";
     let error = check_text("without.rules", without, &lexicon).expect_err("unconnected without");
     let both = format!("{rendered}\n{}", error.render());
-    assert!(both.contains("`X` is not connected to `A` by an edge"), "{both}");
+    assert!(
+        both.contains("`X` is not connected to `A` by an edge"),
+        "{both}"
+    );
     snapshot!("unconnected_variables", both);
     // Connected through a chain (and through the match, for a without): fine.
     let chain = "phase one\nrule r {\n  match { A -[nmod]-> B; B -[amod]-> C; }\n  without { B -[case]-> X; }\n  do { add A =[dep]=> C; }\n}\n";
@@ -633,14 +685,26 @@ fn syntax_errors_say_what_was_expected_in_words() {
     let lexicon = embedded_lexicon();
     let mut all = String::new();
     for (name, text) in [
-        ("no_match", "phase one\nrule r {\n  mach { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n"),
+        (
+            "no_match",
+            "phase one\nrule r {\n  mach { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n",
+        ),
         ("no_phase_name", "phase\nrule r {}\n"),
-        ("keyword_as_name", "phase one\nrule r {\n  match { H -[obl]-> not; }\n  do { add H =[obl]=> N; }\n}\n"),
-        ("bad_action", "phase one\nrule r {\n  match { H -[obl]-> N; }\n  do { ad H =[obl]=> N; }\n}\n"),
+        (
+            "keyword_as_name",
+            "phase one\nrule r {\n  match { H -[obl]-> not; }\n  do { add H =[obl]=> N; }\n}\n",
+        ),
+        (
+            "bad_action",
+            "phase one\nrule r {\n  match { H -[obl]-> N; }\n  do { ad H =[obl]=> N; }\n}\n",
+        ),
     ] {
         let error = check_text(&format!("{name}.rules"), text, &lexicon).expect_err(name);
         let rendered = error.render();
-        assert!(!rendered.contains("kw_") && !rendered.contains("_block"), "{rendered}");
+        assert!(
+            !rendered.contains("kw_") && !rendered.contains("_block"),
+            "{rendered}"
+        );
         all.push_str(&rendered);
         all.push('\n');
     }
@@ -669,13 +733,27 @@ fn each_diagnostic_is_reported_once_however_many_profiles_share_the_file() {
         ],
     );
     let rendered = check_errors(&tree);
-    assert_eq!(rendered.matches("unknown node variable `X`").count(), 1, "{rendered}");
+    assert_eq!(
+        rendered.matches("unknown node variable `X`").count(),
+        1,
+        "{rendered}"
+    );
     assert_eq!(rendered.matches("syntax error").count(), 1, "{rendered}");
-    assert_eq!(rendered.matches("unknown feature `NumForm`").count(), 1, "{rendered}");
-    assert!(rendered.contains("= note: in profiles p2, p3"), "{rendered}");
+    assert_eq!(
+        rendered.matches("unknown feature `NumForm`").count(),
+        1,
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("= note: in profiles p2, p3"),
+        "{rendered}"
+    );
     snapshot!("diagnostic_once_across_profiles", rendered);
     // `eudify check` prints exactly that, and exits 1.
-    let out = crate::common::run(&["check", "--rules", tree.0.join("rules").to_str().unwrap()], b"");
+    let out = crate::common::run(
+        &["check", "--rules", tree.0.join("rules").to_str().unwrap()],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = crate::common::text(&out.stderr).replace(&tree.0.display().to_string(), "DIR");
     assert_eq!(stderr, rendered);
@@ -721,12 +799,15 @@ fn exported_rules_load_like_the_embedded_ones() {
         panic!("{}", e.render());
     }
     let embedded = RuleSource::embedded();
-    let profiles = list_profiles(&embedded).unwrap_or_else(|(s, d)| panic!("{}", render_all(&d, &s)));
+    let profiles =
+        list_profiles(&embedded).unwrap_or_else(|(s, d)| panic!("{}", render_all(&d, &s)));
     for profile in profiles {
         let a = load_ruleset(&embedded, &profile.name).unwrap();
         let b = load_ruleset(&exported, &profile.name).unwrap();
         let names = |set: &eudify::rules::RuleSet| {
-            set.rules().map(|r| (r.name.clone(), r.examples.len())).collect::<Vec<_>>()
+            set.rules()
+                .map(|r| (r.name.clone(), r.examples.len()))
+                .collect::<Vec<_>>()
         };
         assert_eq!(names(&a), names(&b), "{}", profile.name);
         assert_eq!(a.settings, b.settings, "{}", profile.name);
@@ -765,20 +846,50 @@ fn a_copy_of_rules_alone_uses_the_embedded_lexicons() {
         panic!("{}", e.render());
     }
     let en = load_ruleset(&copy, "en").unwrap();
-    assert!(en.lexicons.get("control.object").unwrap().contains("persuade"));
+    assert!(en
+        .lexicons
+        .get("control.object")
+        .unwrap()
+        .contains("persuade"));
     // The README's recipe: `cp -r rules my-rules; eudify enhance --rules my-rules ...`.
     let sample = "tests/data/sample.conllu";
     let embedded = crate::common::run(&["enhance", "--lang", "en", sample], b"");
-    let copied =
-        crate::common::run(&["enhance", "--lang", "en", "--rules", dir.to_str().unwrap(), sample], b"");
-    assert!(copied.status.success(), "{}", crate::common::text(&copied.stderr));
-    assert!(copied.stderr.is_empty(), "{}", crate::common::text(&copied.stderr));
+    let copied = crate::common::run(
+        &[
+            "enhance",
+            "--lang",
+            "en",
+            "--rules",
+            dir.to_str().unwrap(),
+            sample,
+        ],
+        b"",
+    );
+    assert!(
+        copied.status.success(),
+        "{}",
+        crate::common::text(&copied.stderr)
+    );
+    assert!(
+        copied.stderr.is_empty(),
+        "{}",
+        crate::common::text(&copied.stderr)
+    );
     assert_eq!(embedded.stdout, copied.stdout);
     // Its own lexicons folder wins.
     std::fs::create_dir_all(dir.join("lexicons")).unwrap();
-    std::fs::write(dir.join("lexicons/universal.toml"), "[control]\nsubject = []\nobject = [\"mine\"]\n").unwrap();
-    let error = load_ruleset(&RuleSource::from_dir(&dir).unwrap(), "en").expect_err("no en lexicon");
-    assert!(error.render().contains("no lexicon `en`"), "{}", error.render());
+    std::fs::write(
+        dir.join("lexicons/universal.toml"),
+        "[control]\nsubject = []\nobject = [\"mine\"]\n",
+    )
+    .unwrap();
+    let error =
+        load_ruleset(&RuleSource::from_dir(&dir).unwrap(), "en").expect_err("no en lexicon");
+    assert!(
+        error.render().contains("no lexicon `en`"),
+        "{}",
+        error.render()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -798,7 +909,10 @@ fn settings_table(vocabulary: &eudify::rules::vocabulary::Vocabulary) -> String 
             SettingValue::Text(t) => format!("{t:?}"),
             SettingValue::List(items) => format!("{items:?}"),
         };
-        out.push_str(&format!("| `{name}` | {kind} | `{default}` | {} |\n", decl.doc.replace('|', "\\|")));
+        out.push_str(&format!(
+            "| `{name}` | {kind} | `{default}` | {} |\n",
+            decl.doc.replace('|', "\\|")
+        ));
     }
     out
 }
@@ -811,9 +925,13 @@ fn settings_are_documented() {
     let docs = std::fs::read_to_string(path).unwrap();
     let begin = "<!-- settings: generated from rules/vocabulary.toml";
     let end = "<!-- /settings -->";
-    let start = docs.find(begin).expect("the settings markers in docs/rule-language.md");
+    let start = docs
+        .find(begin)
+        .expect("the settings markers in docs/rule-language.md");
     let start = start + docs[start..].find('\n').unwrap() + 1;
-    let stop = docs.find(end).expect("the end marker of the settings table");
+    let stop = docs
+        .find(end)
+        .expect("the end marker of the settings table");
     let table = settings_table(&eudify::rules::vocabulary::Vocabulary::embedded());
     if docs[start..stop] != table {
         if std::env::var_os("EUDIFY_UPDATE_DOCS").is_some() {
@@ -837,11 +955,18 @@ fn settings_take_declared_defaults_and_inherit() {
     assert_eq!(universal.settings.iter().count(), vocabulary.settings.len());
     for (name, decl) in &vocabulary.settings {
         assert_eq!(decl.default.kind(), decl.kind, "{name}");
-        assert_eq!(cs.settings.get(name).map(|v| v.kind()), Some(decl.kind), "{name}");
+        assert_eq!(
+            cs.settings.get(name).map(|v| v.kind()),
+            Some(decl.kind),
+            "{name}"
+        );
     }
     assert!(!universal.settings.flag("conj_root") && cs.settings.flag("conj_root"));
     assert_eq!(universal.settings.text("xsubj_label"), Some("nsubj"));
-    assert!(universal.settings.flag("case_with_marker"), "the declared default");
+    assert!(
+        universal.settings.flag("case_with_marker"),
+        "the declared default"
+    );
 }
 
 /// Unknown settings, wrong types and bad list items in a profile; a vocabulary that declares a
@@ -858,19 +983,41 @@ fn setting_errors_are_located() {
         )],
     );
     let rendered = check_errors(&tree);
-    assert!(rendered.contains("unknown profile setting `conj_rot`"), "{rendered}");
+    assert!(
+        rendered.contains("unknown profile setting `conj_rot`"),
+        "{rendered}"
+    );
     assert!(rendered.contains("did you mean `conj_root`?"), "{rendered}");
-    assert!(rendered.contains("setting `xsubj_label` is a string, not a list of strings"), "{rendered}");
-    assert!(rendered.contains("unknown enhancement `xsubjj`"), "{rendered}");
+    assert!(
+        rendered.contains("setting `xsubj_label` is a string, not a list of strings"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("unknown enhancement `xsubjj`"),
+        "{rendered}"
+    );
     snapshot!("settings_profile_errors", rendered);
 
     let vocabulary = own_vocabulary("mine = \"x\"\n")
         + "\n[settings.broken]\ntype = \"number\"\ndoc = \"x\"\n\n[settings.no_default]\ntype = \"bool\"\ndoc = \"x\"\n\n[settings.wrong_default]\ntype = \"list\"\nitems = \"relation\"\ndefault = [\"obj\", \"objj\"]\ndoc = \"x\"\n";
-    let tree = folder("settings_vocabulary", rules, &[("rules/vocabulary.toml", &vocabulary)]);
+    let tree = folder(
+        "settings_vocabulary",
+        rules,
+        &[("rules/vocabulary.toml", &vocabulary)],
+    );
     let rendered = check_errors(&tree);
-    assert!(rendered.contains("unknown setting type `number`"), "{rendered}");
-    assert!(rendered.contains("setting `no_default` has no `default`"), "{rendered}");
-    assert!(rendered.contains("unknown UD relation `objj`"), "{rendered}");
+    assert!(
+        rendered.contains("unknown setting type `number`"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("setting `no_default` has no `default`"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("unknown UD relation `objj`"),
+        "{rendered}"
+    );
     snapshot!("settings_vocabulary_errors", rendered);
 }
 
@@ -889,10 +1036,19 @@ fn profiles_disable_rules_by_name() {
         ],
     );
     for (profile, has_drop) in [("xx", false), ("yy", false), ("zz", true)] {
-        let set = load_ruleset(&tree.source(), profile).unwrap_or_else(|e| panic!("{}", tree.render(&e)));
+        let set =
+            load_ruleset(&tree.source(), profile).unwrap_or_else(|e| panic!("{}", tree.render(&e)));
         assert!(set.rules().any(|r| r.name == "keep"), "{profile}");
-        assert_eq!(set.rules().any(|r| r.name == "drop_me"), has_drop, "{profile}");
-        assert_eq!(set.inactive.contains(&"drop_me".to_string()), !has_drop, "{profile}");
+        assert_eq!(
+            set.rules().any(|r| r.name == "drop_me"),
+            has_drop,
+            "{profile}"
+        );
+        assert_eq!(
+            set.inactive.contains(&"drop_me".to_string()),
+            !has_drop,
+            "{profile}"
+        );
     }
     let tree = folder(
         "disable_unknown",
@@ -900,7 +1056,10 @@ fn profiles_disable_rules_by_name() {
         &[("rules/profiles/xx.toml", "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\ndisable = [\"drop_mee\"]\n")],
     );
     let rendered = check_errors(&tree);
-    assert!(rendered.contains("`disable` names `drop_mee`, which is no rule of this profile"), "{rendered}");
+    assert!(
+        rendered.contains("`disable` names `drop_mee`, which is no rule of this profile"),
+        "{rendered}"
+    );
     snapshot!("settings_disable_unknown", rendered);
 }
 
@@ -915,7 +1074,11 @@ fn vocabulary_with_lists() -> String {
 
 /// The DEPS column of an enhanced sentence, one entry per word.
 fn deps_of(conllu: &str) -> Vec<String> {
-    conllu.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).map(|l| l.split('\t').nth(8).unwrap().to_string()).collect()
+    conllu
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('\t').nth(8).unwrap().to_string())
+        .collect()
 }
 
 /// `-[@profile.rels]->` and `lemma in @profile.words` are the profile's lists, resolved when it
@@ -952,9 +1115,15 @@ fn profile_lists_stand_in_patterns() {
         deps_of(&enhancer.enhance_str(sentence).unwrap().0)
     };
     // xx: the defaults (obj; in): the obj's marker `on` is not listed.
-    assert_eq!(enhance("xx"), ["0:root", "3:case", "1:obl", "5:case", "1:obj"]);
+    assert_eq!(
+        enhance("xx"),
+        ["0:root", "3:case", "1:obl", "5:case", "1:obj"]
+    );
     // yy: obl with `in` listed.
-    assert_eq!(enhance("yy"), ["0:root", "3:case", "1:dep|1:obl", "5:case", "1:obj"]);
+    assert_eq!(
+        enhance("yy"),
+        ["0:root", "3:case", "1:dep|1:obl", "5:case", "1:obj"]
+    );
 }
 
 /// An unknown list, a list of the wrong kind, and a setting that is no list.
@@ -962,13 +1131,26 @@ fn profile_lists_stand_in_patterns() {
 fn profile_list_errors() {
     let rules = "phase one\nrule r {\n  match { H -[@profile.relz]-> N;  H -[@profile.words]-> M;  N [lemma in @profile.rels];  M [upos in @profile.xsubj_label]; }\n  do { add H =[dep]=> N; }\n}\n";
     let vocabulary = vocabulary_with_lists();
-    let tree = folder("profile_list_errors", rules, &[("rules/vocabulary.toml", &vocabulary)]);
+    let tree = folder(
+        "profile_list_errors",
+        rules,
+        &[("rules/vocabulary.toml", &vocabulary)],
+    );
     let rendered = check_errors(&tree);
-    assert!(rendered.contains("unknown profile setting `relz`"), "{rendered}");
-    assert!(rendered.contains("did you mean `@profile.rels`?"), "{rendered}");
+    assert!(
+        rendered.contains("unknown profile setting `relz`"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("did you mean `@profile.rels`?"),
+        "{rendered}"
+    );
     assert!(rendered.contains("`@profile.words` is a list of text items, but an edge pattern needs a list of relation items"), "{rendered}");
     assert!(rendered.contains("`@profile.rels` is a list of relation items, but a node constraint needs a list of text or upos items"), "{rendered}");
-    assert!(rendered.contains("`@profile.xsubj_label` is a string"), "{rendered}");
+    assert!(
+        rendered.contains("`@profile.xsubj_label` is a string"),
+        "{rendered}"
+    );
     snapshot!("profile_list_errors", rendered);
 }
 
@@ -989,7 +1171,13 @@ fn markers_are_spelt_as_the_profile_says() {
                  11\tve\tv\tADP\t_\tCase=Loc\t12\tcase\t_\t_\n\
                  12\tměstě\tměsto\tNOUN\t_\tCase=Loc\t1\tobl\t_\t_\n\n";
     let enhance = |profile: &str, text: &str| {
-        deps_of(&eudify::Enhancer::for_profile(profile, None).unwrap().enhance_str(text).unwrap().0)
+        deps_of(
+            &eudify::Enhancer::for_profile(profile, None)
+                .unwrap()
+                .enhance_str(text)
+                .unwrap()
+                .0,
+        )
     };
     let cs = enhance("cs", czech);
     assert_eq!(cs[3], "1:obl:na_základě:gen");

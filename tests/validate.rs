@@ -67,7 +67,10 @@ fn assert_one(input: &str, line: usize, fragment: &str) {
 }
 
 fn has(report: &Report, line: usize, fragment: &str) -> bool {
-    report.diagnostics.iter().any(|d| d.line == line && d.message.contains(fragment))
+    report
+        .diagnostics
+        .iter()
+        .any(|d| d.line == line && d.message.contains(fragment))
 }
 
 #[test]
@@ -76,7 +79,11 @@ fn valid_enhanced_and_basic_only_sentences_pass() {
     assert!(report.is_valid(), "{:?}", report.diagnostics);
     assert_eq!(report.sentences, 1);
     // Several heads per node, sorted; case-marker labels in any script; 'ref'.
-    let report = check(&three("2:nsubj|3:nsubj:xsubj", "0:root", "1:ref|2:obl:v_rámci:gen|2:xcomp"));
+    let report = check(&three(
+        "2:nsubj|3:nsubj:xsubj",
+        "0:root",
+        "1:ref|2:obl:v_rámci:gen|2:xcomp",
+    ));
     assert!(report.is_valid(), "{:?}", report.diagnostics);
     let report = check(&three("2:nmod:до", "0:root", "2:obl:πριν"));
     assert!(report.is_valid(), "{:?}", report.diagnostics);
@@ -95,18 +102,50 @@ fn parse_errors_are_reported_and_validation_goes_on() {
     let report = check(&format!("{bad_deps}{bad_head}{unsorted}"));
     assert_eq!(report.sentences, 3);
     assert_eq!(report.total_errors, 3, "{:?}", report.diagnostics);
-    assert!(has(&report, 4, "malformed DEPS"), "{:?}", report.diagnostics);
-    assert!(has(&report, 9, "not in the sentence"), "{:?}", report.diagnostics);
-    assert!(has(&report, 14, "not sorted by head"), "{:?}", report.diagnostics);
+    assert!(
+        has(&report, 4, "malformed DEPS"),
+        "{:?}",
+        report.diagnostics
+    );
+    assert!(
+        has(&report, 9, "not in the sentence"),
+        "{:?}",
+        report.diagnostics
+    );
+    assert!(
+        has(&report, 14, "not sorted by head"),
+        "{:?}",
+        report.diagnostics
+    );
 }
 
 #[test]
 fn deps_must_be_sorted_by_head_then_label() {
-    assert_one(&three("2:nsubj", "0:root", "2:obj|1:dep"), 4, "not sorted by head");
-    assert_one(&three("3:dep|2:nsubj", "0:root", "2:obj"), 2, "not sorted by head");
-    assert_one(&three("2:nsubj", "0:root", "2:obj|2:dep"), 4, "not sorted by label");
-    assert_one(&three("2:nsubj", "0:root", "2:obl:b|2:obl:a"), 4, "not sorted by label");
-    assert_one(&three("2:nsubj", "0:root", "2:obj|2:obj"), 4, "repeat the edge 2:obj");
+    assert_one(
+        &three("2:nsubj", "0:root", "2:obj|1:dep"),
+        4,
+        "not sorted by head",
+    );
+    assert_one(
+        &three("3:dep|2:nsubj", "0:root", "2:obj"),
+        2,
+        "not sorted by head",
+    );
+    assert_one(
+        &three("2:nsubj", "0:root", "2:obj|2:dep"),
+        4,
+        "not sorted by label",
+    );
+    assert_one(
+        &three("2:nsubj", "0:root", "2:obl:b|2:obl:a"),
+        4,
+        "not sorted by label",
+    );
+    assert_one(
+        &three("2:nsubj", "0:root", "2:obj|2:obj"),
+        4,
+        "repeat the edge 2:obj",
+    );
     // A repeat is found even when the list is unsorted as well.
     let report = check(&three("2:nsubj", "0:root", "2:obj|1:dep|2:obj"));
     assert!(has(&report, 4, "not sorted by head") && has(&report, 4, "repeat the edge 2:obj"));
@@ -128,24 +167,48 @@ fn heads_sort_as_integer_pairs() {
     let report = check(&with_ten_empty_nodes("1.2:dep|1.10:dep|2:obj"));
     assert!(report.is_valid(), "{:?}", report.diagnostics);
     // Word 3 is on line 1 + 10 + 2 = 13.
-    assert_one(&with_ten_empty_nodes("1.10:dep|1.2:dep|2:obj"), 13, "not sorted by head");
-    assert_one(&with_ten_empty_nodes("1.10:dep|1:dep|2:obj"), 13, "not sorted by head");
+    assert_one(
+        &with_ten_empty_nodes("1.10:dep|1.2:dep|2:obj"),
+        13,
+        "not sorted by head",
+    );
+    assert_one(
+        &with_ten_empty_nodes("1.10:dep|1:dep|2:obj"),
+        13,
+        "not sorted by head",
+    );
 }
 
 #[test]
 fn self_loops_are_errors() {
-    assert_one(&three("2:nsubj", "0:root", "2:obj|3:dep"), 4, "self-loop: node 3");
+    assert_one(
+        &three("2:nsubj", "0:root", "2:obj|3:dep"),
+        4,
+        "self-loop: node 3",
+    );
 }
 
 #[test]
 fn every_node_needs_an_enhanced_head() {
-    assert_one(&three("_", "0:root", "2:obj"), 2, "node 1 has no enhanced head");
+    assert_one(
+        &three("_", "0:root", "2:obj"),
+        2,
+        "node 1 has no enhanced head",
+    );
     // An empty node alone makes an enhanced graph, so the words need DEPS too.
     let mut s = word("1", "0", "root", "_");
     s += &empty("1.1", "_");
     let report = check(&(s + "\n"));
-    assert!(has(&report, 1, "node 1 has no enhanced head"), "{:?}", report.diagnostics);
-    assert!(has(&report, 2, "empty node 1.1 has no enhanced head"), "{:?}", report.diagnostics);
+    assert!(
+        has(&report, 1, "node 1 has no enhanced head"),
+        "{:?}",
+        report.diagnostics
+    );
+    assert!(
+        has(&report, 2, "empty node 1.1 has no enhanced head"),
+        "{:?}",
+        report.diagnostics
+    );
 }
 
 #[test]
@@ -161,16 +224,30 @@ fn unreachable_nodes_are_reported_each_on_its_line() {
     s += &word("2", "0", "root", "0:root");
     let report = check(&(s + "\n"));
     assert_eq!(report.total_errors, 2, "{:?}", report.diagnostics);
-    assert!(has(&report, 1, "node 1 is not reachable") && has(&report, 2, "node 1.1 is not reachable"));
+    assert!(
+        has(&report, 1, "node 1 is not reachable") && has(&report, 2, "node 1.1 is not reachable")
+    );
 }
 
 #[test]
 fn root_edges_come_from_zero_and_only_from_zero() {
     assert_one(&three("2:nsubj", "1:nsubj", "2:obj"), 2, "no root");
     // The graph is still rooted in 0; the wrong label is the one error.
-    assert_one(&three("2:nsubj", "0:dep", "2:obj"), 3, "must be labelled 'root', not 'dep'");
-    assert_one(&three("2:nsubj", "0:root", "2:root"), 4, "only an edge from 0 may be 'root'");
-    assert_one(&three("2:nsubj", "0:root", "2:obj|2:root:x"), 4, "only an edge from 0 may be 'root'");
+    assert_one(
+        &three("2:nsubj", "0:dep", "2:obj"),
+        3,
+        "must be labelled 'root', not 'dep'",
+    );
+    assert_one(
+        &three("2:nsubj", "0:root", "2:root"),
+        4,
+        "only an edge from 0 may be 'root'",
+    );
+    assert_one(
+        &three("2:nsubj", "0:root", "2:obj|2:root:x"),
+        4,
+        "only an edge from 0 may be 'root'",
+    );
     // Two roots are allowed in the enhanced graph.
     let report = check(&three("2:nsubj", "0:root", "0:root|2:obj"));
     assert!(report.is_valid(), "{:?}", report.diagnostics);
@@ -178,11 +255,19 @@ fn root_edges_come_from_zero_and_only_from_zero() {
 
 #[test]
 fn labels_must_have_the_enhanced_shape() {
-    assert_one(&three("2:nsubj", "0:root", "2:Obj"), 4, "enhanced label 'Obj' is malformed");
+    assert_one(
+        &three("2:nsubj", "0:root", "2:Obj"),
+        4,
+        "enhanced label 'Obj' is malformed",
+    );
     assert_one(&three("2:nsubj", "0:root", "2:obl:_x"), 4, "malformed");
     assert_one(&three("2:nsubj", "0:root", "2:obl:a:b:c:d"), 4, "malformed");
     assert_one(&three("2:nsubj", "0:root", "2:obl:Při:loc"), 4, "malformed");
-    assert_one(&three("2:subj", "0:root", "2:obj"), 2, "unknown universal relation 'subj'");
+    assert_one(
+        &three("2:subj", "0:root", "2:obj"),
+        2,
+        "unknown universal relation 'subj'",
+    );
 }
 
 #[test]
@@ -191,7 +276,11 @@ fn empty_nodes_need_the_enhanced_layer_and_underscore_head() {
     let mut s = word("1", "0", "root", "_");
     s += &empty("1.1", "_");
     let report = check(&(s + "\n"));
-    assert!(has(&report, 2, "empty node 1.1 has no enhanced head"), "{:?}", report.diagnostics);
+    assert!(
+        has(&report, 2, "empty node 1.1 has no enhanced head"),
+        "{:?}",
+        report.diagnostics
+    );
     // HEAD of an empty node must be '_' (the reader's error, on the empty node's line).
     let mut s = word("1", "0", "root", "0:root");
     s += "1.1\te\t_\tX\t_\t_\t1\t_\t1:dep\t_\n";
@@ -208,10 +297,18 @@ fn a_file_has_the_enhanced_layer_everywhere_or_nowhere() {
     let basic = three("_", "_", "_");
     let report = check(&format!("{enhanced}{basic}{basic}"));
     assert_eq!(report.total_errors, 1, "{:?}", report.diagnostics);
-    assert!(has(&report, 7, "no enhanced graph"), "{:?}", report.diagnostics);
+    assert!(
+        has(&report, 7, "no enhanced graph"),
+        "{:?}",
+        report.diagnostics
+    );
     let report = check(&format!("{basic}{basic}{enhanced}"));
     assert_eq!(report.total_errors, 1, "{:?}", report.diagnostics);
-    assert!(has(&report, 12, "but the sentence at line 2 has none"), "{:?}", report.diagnostics);
+    assert!(
+        has(&report, 12, "but the sentence at line 2 has none"),
+        "{:?}",
+        report.diagnostics
+    );
 }
 
 #[test]
@@ -224,7 +321,11 @@ fn orphan_edges_and_empty_nodes_do_not_mix_in_a_file() {
     assert!(check(&gapped).is_valid());
     let report = check(&format!("{orphan}{gapped}"));
     assert_eq!(report.total_errors, 1, "{:?}", report.diagnostics);
-    assert!(has(&report, 7, "'orphan' enhanced edge (line 4)"), "{:?}", report.diagnostics);
+    assert!(
+        has(&report, 7, "'orphan' enhanced edge (line 4)"),
+        "{:?}",
+        report.diagnostics
+    );
 }
 
 #[test]
@@ -235,7 +336,11 @@ fn the_file_ends_with_a_blank_line() {
     assert_one(good.trim_end_matches('\n'), 4, "missing blank line");
     // Extra blank lines at the end are not a sentence.
     let report = check(&format!("{good}\n\n"));
-    assert!(report.is_valid() && report.sentences == 1, "{:?}", report.diagnostics);
+    assert!(
+        report.is_valid() && report.sentences == 1,
+        "{:?}",
+        report.diagnostics
+    );
     let report = check(&good.replace('\n', "\r\n"));
     assert!(report.is_valid(), "{:?}", report.diagnostics);
     assert!(check("").is_valid() && check("\n\n").is_valid());
@@ -249,12 +354,21 @@ fn diagnostics_are_capped_but_all_counted_and_printed_with_file_and_line() {
     assert_eq!(report.sentences, MAX_DIAGNOSTICS + 5);
     assert_eq!(report.total_errors, MAX_DIAGNOSTICS + 5);
     assert_eq!(report.diagnostics.len(), MAX_DIAGNOSTICS);
-    assert_eq!(report.diagnostics[1], Diagnostic { line: 9, message: report.diagnostics[0].message.clone() });
+    assert_eq!(
+        report.diagnostics[1],
+        Diagnostic {
+            line: 9,
+            message: report.diagnostics[0].message.clone()
+        }
+    );
     let mut out = Vec::new();
     report.write_to(&mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("t.conllu:4: self-loop: node 3"), "{out}");
-    assert!(out.ends_with("t.conllu: 5 more errors not shown (1,005 in total)\n"), "{out}");
+    assert!(
+        out.ends_with("t.conllu: 5 more errors not shown (1,005 in total)\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -265,8 +379,24 @@ fn never_panics_on_mangled_input() {
         with_ten_empty_nodes("1.2:dep|1.10:dep|2:obj")
     )
     .into_bytes();
-    let alphabet: &[&[u8]] =
-        &[b"\t", b"\n", b"\r", b":", b"|", b"0", b"1", b"2", b".", b"_", b"-", b"x", b"\xc3\xa9", b"\xff", b"", b"9"];
+    let alphabet: &[&[u8]] = &[
+        b"\t",
+        b"\n",
+        b"\r",
+        b":",
+        b"|",
+        b"0",
+        b"1",
+        b"2",
+        b".",
+        b"_",
+        b"-",
+        b"x",
+        b"\xc3\xa9",
+        b"\xff",
+        b"",
+        b"9",
+    ];
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = move || {
         seed ^= seed << 13;

@@ -13,7 +13,11 @@ Exit codes:
   2  usage error, a file that cannot be read or written, or an internal error";
 
 #[derive(Parser, Debug)]
-#[command(name = "eudify", version, about = "Basic UD trees (CoNLL-U) to Enhanced UD graphs with readable rewriting rules")]
+#[command(
+    name = "eudify",
+    version,
+    about = "Basic UD trees (CoNLL-U) to Enhanced UD graphs with readable rewriting rules"
+)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
     #[command(subcommand)]

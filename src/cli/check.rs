@@ -2,8 +2,8 @@
 
 use super::args::RulesArgs;
 use super::rule_source;
-use anyhow::Result;
 use crate::rules::check_all;
+use anyhow::Result;
 
 pub fn run(args: RulesArgs) -> Result<u8> {
     let source = rule_source(args.rules.as_deref())?;

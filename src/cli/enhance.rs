@@ -2,10 +2,10 @@
 
 use super::args::{EnhanceArgs, OnErrorArg};
 use super::output::Output;
-use anyhow::{Context, Result};
 use crate::conllu::input;
 use crate::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
 use crate::text::{count, thousands};
+use anyhow::{Context, Result};
 use std::io;
 use std::path::PathBuf;
 
@@ -19,8 +19,13 @@ pub fn run(args: EnhanceArgs) -> Result<u8> {
         },
         ..PipelineOptions::default()
     };
-    let mut pipeline = Pipeline::new(enhancer.engine(), options).context("starting worker threads")?;
-    let files = if args.files.is_empty() { vec!["-".into()] } else { args.files };
+    let mut pipeline =
+        Pipeline::new(enhancer.engine(), options).context("starting worker threads")?;
+    let files = if args.files.is_empty() {
+        vec!["-".into()]
+    } else {
+        args.files
+    };
     let bar = progress_bar(&files, args.progress);
     if let Some(bar) = &bar {
         let bar = bar.clone();
@@ -64,11 +69,17 @@ pub fn summary_line(summary: &Summary) -> Option<String> {
     }
     let mut line = format!("eudify: {}", count(summary.sentences as u64, "sentence"));
     if summary.copied_invalid > 0 {
-        line += &format!(", {} copied unchanged", count(summary.copied_invalid as u64, "invalid one"));
+        line += &format!(
+            ", {} copied unchanged",
+            count(summary.copied_invalid as u64, "invalid one")
+        );
     }
     if summary.runaways > 0 {
         let verb = if summary.runaways == 1 { "was" } else { "were" };
-        line += &format!(", {} with runaway rules {verb} written with basic DEPS", thousands(summary.runaways as u64));
+        line += &format!(
+            ", {} with runaway rules {verb} written with basic DEPS",
+            thousands(summary.runaways as u64)
+        );
     }
     if !summary.repairs.is_empty() {
         line += &format!("; {}", summary.repairs);
@@ -83,7 +94,10 @@ fn threads(asked: Option<usize>) -> usize {
     match asked {
         None | Some(0) => cores,
         Some(n) if n > cores => {
-            eprintln!("warning: --threads {n} is more than the {}; using {cores}", count(cores as u64, "core"));
+            eprintln!(
+                "warning: --threads {n} is more than the {}; using {cores}",
+                count(cores as u64, "core")
+            );
             cores
         }
         Some(n) => n,
@@ -99,7 +113,13 @@ fn progress_bar(files: &[PathBuf], asked: bool) -> Option<indicatif::ProgressBar
     use std::io::IsTerminal;
     let sizes: Option<u64> = files
         .iter()
-        .map(|f| if input::is_stdin(f) { None } else { std::fs::metadata(f).ok().map(|m| m.len()) })
+        .map(|f| {
+            if input::is_stdin(f) {
+                None
+            } else {
+                std::fs::metadata(f).ok().map(|m| m.len())
+            }
+        })
         .sum();
     let large = sizes.is_some_and(|total| total > PROGRESS_THRESHOLD);
     let shown = asked || (large && io::stderr().is_terminal());
@@ -110,11 +130,15 @@ fn progress_bar(files: &[PathBuf], asked: bool) -> Option<indicatif::ProgressBar
     let total = sizes.filter(|_| !files.iter().any(|f| input::is_gzip_file(f)));
     let bar = match total {
         Some(total) => indicatif::ProgressBar::new(total).with_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg} (eta {eta})")
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {bytes}/{total_bytes} {msg} (eta {eta})",
+            )
+            .expect("a valid template"),
+        ),
+        None => indicatif::ProgressBar::new_spinner().with_style(
+            indicatif::ProgressStyle::with_template("{spinner} {bytes} {msg}")
                 .expect("a valid template"),
         ),
-        None => indicatif::ProgressBar::new_spinner()
-            .with_style(indicatif::ProgressStyle::with_template("{spinner} {bytes} {msg}").expect("a valid template")),
     };
     bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
     Some(bar)

@@ -3,10 +3,10 @@
 
 use super::args::EvalArgs;
 use super::output::Output;
-use anyhow::{bail, Context, Result};
 use crate::eval::bootstrap::{self, Comparison, Intervals};
 use crate::eval::by_rule::evaluate_files_by_rule;
 use crate::eval::{evaluate_files, EvalOptions, Metric, Report};
+use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -135,9 +135,15 @@ fn run_by_rule(args: EvalArgs) -> Result<u8> {
             bail!("gold and system cannot both be `-`: stdin is one input")
         }
         [gold, system] => (gold, system),
-        files => bail!("eval --by-rule takes GOLD [SYSTEM]; got {} files", files.len()),
+        files => bail!(
+            "eval --by-rule takes GOLD [SYSTEM]; got {} files",
+            files.len()
+        ),
     };
-    let lang = args.lang.as_deref().context("--by-rule needs --lang CODE")?;
+    let lang = args
+        .lang
+        .as_deref()
+        .context("--by-rule needs --lang CODE")?;
     let enhancer = super::load_enhancer(args.rules.as_deref(), lang)?;
     let result = evaluate_files_by_rule(gold, system, enhancer.engine())?;
     for runaway in &result.runaways {

@@ -3,9 +3,9 @@
 use super::args::ExplainArgs;
 use super::output::Output;
 use super::Invalid;
-use anyhow::{Context, Result};
 use crate::conllu::sentence::FORM;
 use crate::conllu::{input, BlockReader, RawBlock, Sentence};
+use anyhow::{Context, Result};
 use std::io::Write;
 
 pub fn run(args: ExplainArgs) -> Result<u8> {
@@ -25,11 +25,17 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
         let sentence = Sentence::parse_ignoring_deps(std::mem::take(&mut block))
             .map_err(|e| Invalid(format!("{name}:{}: {}", e.1.line, e.1.message)))?;
         let sent_id = sentence.comment("sent_id");
-        if args.sent_id.as_deref().is_some_and(|wanted| sent_id != Some(wanted)) {
+        if args
+            .sent_id
+            .as_deref()
+            .is_some_and(|wanted| sent_id != Some(wanted))
+        {
             continue;
         }
         shown += 1;
-        let edges = enhancer.explain(&sentence).map_err(|e| Invalid(format!("{name}:{}: {e}", sentence.first_line)))?;
+        let edges = enhancer
+            .explain(&sentence)
+            .map_err(|e| Invalid(format!("{name}:{}: {e}", sentence.first_line)))?;
         writeln!(out, "# sent_id = {}", sent_id.unwrap_or("?"))?;
         if let Some(text) = sentence.comment("text") {
             writeln!(out, "# text = {text}")?;
@@ -42,7 +48,11 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
             };
             let dep = format!("{}:{}", edge.head, edge.label);
             let id = edge.dependent.to_string();
-            writeln!(out, "{id:<6} {form:<16} {dep:<28} {}", enhancer.describe(edge.origin))?;
+            writeln!(
+                out,
+                "{id:<6} {form:<16} {dep:<28} {}",
+                enhancer.describe(edge.origin)
+            )?;
         }
         writeln!(out)?;
     }

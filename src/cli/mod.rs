@@ -5,19 +5,19 @@
 mod args;
 mod check;
 mod enhance;
+mod eval;
 mod explain;
 mod output;
-mod test;
-mod eval;
 mod profiles;
 mod rules;
+mod test;
 mod validate;
 
+use crate::eval::EvalError;
+use crate::pipeline::PipelineError;
 use anyhow::Result;
 use args::{Args, Command};
 use clap::Parser;
-use crate::eval::EvalError;
-use crate::pipeline::PipelineError;
 use std::ffi::OsString;
 use std::io::Write;
 
@@ -199,25 +199,106 @@ mod tests {
 
     #[test]
     fn each_kind_of_failure_has_its_exit_code() {
-        let parse = ParseError { line: 3, message: "bad".into() };
+        let parse = ParseError {
+            line: 3,
+            message: "bad".into(),
+        };
         let io = |kind| io::Error::new(kind, "x");
         let file = || "f".to_string();
         let cases: Vec<(anyhow::Error, u8)> = vec![
-            (PipelineError::Input { file: file(), error: parse.clone() }.into(), EXIT_INVALID),
-            (PipelineError::Panic { file: file(), message: "boom".into() }.into(), EXIT_TROUBLE),
-            (PipelineError::Output(io(io::ErrorKind::StorageFull)).into(), EXIT_TROUBLE),
-            (PipelineError::Io { file: file(), error: io(io::ErrorKind::InvalidData) }.into(), EXIT_INVALID),
-            (PipelineError::Io { file: file(), error: io(io::ErrorKind::PermissionDenied) }.into(), EXIT_TROUBLE),
-            (EvalError::Parse { file: file(), line: 3, message: "bad".into() }.into(), EXIT_INVALID),
-            (EvalError::Mismatch { file: file(), line: 3, message: "bad".into() }.into(), EXIT_INVALID),
-            (EvalError::Io { file: file(), error: io(io::ErrorKind::NotFound) }.into(), EXIT_TROUBLE),
-            (anyhow::Error::from(io(io::ErrorKind::NotFound)).context("f: cannot read"), EXIT_TROUBLE),
-            (anyhow::Error::from(io(io::ErrorKind::InvalidData)).context("f: cannot read"), EXIT_INVALID),
+            (
+                PipelineError::Input {
+                    file: file(),
+                    error: parse.clone(),
+                }
+                .into(),
+                EXIT_INVALID,
+            ),
+            (
+                PipelineError::Panic {
+                    file: file(),
+                    message: "boom".into(),
+                }
+                .into(),
+                EXIT_TROUBLE,
+            ),
+            (
+                PipelineError::Output(io(io::ErrorKind::StorageFull)).into(),
+                EXIT_TROUBLE,
+            ),
+            (
+                PipelineError::Io {
+                    file: file(),
+                    error: io(io::ErrorKind::InvalidData),
+                }
+                .into(),
+                EXIT_INVALID,
+            ),
+            (
+                PipelineError::Io {
+                    file: file(),
+                    error: io(io::ErrorKind::PermissionDenied),
+                }
+                .into(),
+                EXIT_TROUBLE,
+            ),
+            (
+                EvalError::Parse {
+                    file: file(),
+                    line: 3,
+                    message: "bad".into(),
+                }
+                .into(),
+                EXIT_INVALID,
+            ),
+            (
+                EvalError::Mismatch {
+                    file: file(),
+                    line: 3,
+                    message: "bad".into(),
+                }
+                .into(),
+                EXIT_INVALID,
+            ),
+            (
+                EvalError::Io {
+                    file: file(),
+                    error: io(io::ErrorKind::NotFound),
+                }
+                .into(),
+                EXIT_TROUBLE,
+            ),
+            (
+                anyhow::Error::from(io(io::ErrorKind::NotFound)).context("f: cannot read"),
+                EXIT_TROUBLE,
+            ),
+            (
+                anyhow::Error::from(io(io::ErrorKind::InvalidData)).context("f: cannot read"),
+                EXIT_INVALID,
+            ),
             (Invalid("rules".into()).into(), EXIT_INVALID),
-            (crate::Error::Input { file: file(), line: 3, message: "bad".into() }.into(), EXIT_INVALID),
+            (
+                crate::Error::Input {
+                    file: file(),
+                    line: 3,
+                    message: "bad".into(),
+                }
+                .into(),
+                EXIT_INVALID,
+            ),
             (crate::Error::Rules("bad".into()).into(), EXIT_INVALID),
-            (crate::Error::Io { file: file(), error: io(io::ErrorKind::NotFound) }.into(), EXIT_TROUBLE),
-            (crate::Error::Output(io(io::ErrorKind::StorageFull)).into(), EXIT_TROUBLE),
+            (
+                crate::Error::Io {
+                    file: file(),
+                    error: io(io::ErrorKind::NotFound),
+                }
+                .into(),
+                EXIT_TROUBLE,
+            ),
+            (
+                crate::Error::Output(io(io::ErrorKind::StorageFull)).into(),
+                EXIT_TROUBLE,
+            ),
             (anyhow::anyhow!("something else"), EXIT_TROUBLE),
         ];
         for (error, code) in cases {

@@ -1,8 +1,8 @@
 //! Where a command writes: stdout, or `-o FILE` (replaced only when the run succeeds:
 //! [`FileOutput`]).
 
-use anyhow::{Context, Result};
 use crate::conllu::output::FileOutput;
+use anyhow::{Context, Result};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -16,10 +16,17 @@ impl Output {
     pub fn create(path: Option<&Path>) -> Result<Output> {
         match path {
             Some(path) if !crate::cli::is_stdin(path) => {
-                let out = FileOutput::create(path).with_context(|| format!("{}: cannot write", path.display()))?;
-                Ok(Output::File { out, path: path.to_path_buf() })
+                let out = FileOutput::create(path)
+                    .with_context(|| format!("{}: cannot write", path.display()))?;
+                Ok(Output::File {
+                    out,
+                    path: path.to_path_buf(),
+                })
             }
-            _ => Ok(Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock()))),
+            _ => Ok(Output::Stdout(BufWriter::with_capacity(
+                1 << 16,
+                io::stdout().lock(),
+            ))),
         }
     }
 
@@ -27,7 +34,9 @@ impl Output {
     pub fn finish(self) -> Result<()> {
         match self {
             Output::Stdout(mut out) => out.flush()?,
-            Output::File { out, path } => out.finish().with_context(|| format!("{}: cannot write", path.display()))?,
+            Output::File { out, path } => out
+                .finish()
+                .with_context(|| format!("{}: cannot write", path.display()))?,
         }
         Ok(())
     }

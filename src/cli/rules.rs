@@ -1,8 +1,8 @@
 //! `eudify rules export DIR`: an editable copy of the embedded rules.
 
 use super::args::RulesCommand;
-use anyhow::Result;
 use crate::rules::RuleSource;
+use anyhow::Result;
 
 pub fn run(command: RulesCommand) -> Result<u8> {
     match command {

@@ -3,19 +3,26 @@
 use super::args::RulesArgs;
 use super::rule_source;
 use super::Invalid;
-use anyhow::Result;
 use crate::engine::Enhancer;
 use crate::rules::{list_profiles, load_ruleset};
+use anyhow::Result;
 use std::collections::HashSet;
 
 pub fn run(args: RulesArgs) -> Result<u8> {
     let source = rule_source(args.rules.as_deref())?;
-    let profiles = list_profiles(&source).map_err(|(sources, d)| Invalid(crate::rules::diagnostic::render_all(&d, &sources).trim_end().to_string()))?;
+    let profiles = list_profiles(&source).map_err(|(sources, d)| {
+        Invalid(
+            crate::rules::diagnostic::render_all(&d, &sources)
+                .trim_end()
+                .to_string(),
+        )
+    })?;
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     // The same rule and expectations under two profiles is one test.
     let mut seen = HashSet::new();
     for profile in profiles {
-        let rule_set = load_ruleset(&source, &profile.name).map_err(|e| Invalid(e.render().trim_end().to_string()))?;
+        let rule_set = load_ruleset(&source, &profile.name)
+            .map_err(|e| Invalid(e.render().trim_end().to_string()))?;
         let enhancer = Enhancer::new(&rule_set);
         for (index, compiled) in enhancer.rules.iter().enumerate() {
             let rule = &compiled.rule;
@@ -27,11 +34,19 @@ pub fn run(args: RulesArgs) -> Result<u8> {
                     skipped += 1;
                     continue;
                 }
-                let key = (rule.path.clone(), rule.name.clone(), example.span.start, example.expect.clone());
+                let key = (
+                    rule.path.clone(),
+                    rule.name.clone(),
+                    example.span.start,
+                    example.expect.clone(),
+                );
                 if !seen.insert(key) {
                     continue;
                 }
-                let place = format!("{}:{}: rule {} (profile {})", rule.path, example.span.line, rule.name, profile.name);
+                let place = format!(
+                    "{}:{}: rule {} (profile {})",
+                    rule.path, example.span.line, rule.name, profile.name
+                );
                 match enhancer.run_example(index, example) {
                     Ok(result) if result.passed() => passed += 1,
                     Ok(result) => {
@@ -50,5 +65,9 @@ pub fn run(args: RulesArgs) -> Result<u8> {
         }
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped (a lexicon list the profile leaves empty)");
-    Ok(if failed == 0 { super::EXIT_SUCCESS } else { super::EXIT_INVALID })
+    Ok(if failed == 0 {
+        super::EXIT_SUCCESS
+    } else {
+        super::EXIT_INVALID
+    })
 }

@@ -1,9 +1,9 @@
 //! `eudify validate`: UD level-2 checks of the enhanced layer.
 
 use super::args::ValidateArgs;
-use anyhow::{bail, Context, Result};
 use crate::conllu::input;
 use crate::text::count;
+use anyhow::{bail, Context, Result};
 use std::io::{self, Write};
 
 pub fn run(args: ValidateArgs) -> Result<u8> {
@@ -15,15 +15,24 @@ pub fn run(args: ValidateArgs) -> Result<u8> {
     let mut stdout = io::stdout().lock();
     for path in &args.files {
         let name = input::display_name(path);
-        let report = crate::validate::validate_file(path).with_context(|| format!("{name}: cannot read"))?;
+        let report =
+            crate::validate::validate_file(path).with_context(|| format!("{name}: cannot read"))?;
         report.write_to(&mut stderr.lock())?;
         let sentences = count(report.sentences as u64, "sentence");
         if report.is_valid() {
             writeln!(stdout, "{name}: {sentences}, valid")?;
         } else {
             all_valid = false;
-            writeln!(stdout, "{name}: {sentences}, {}", count(report.total_errors as u64, "error"))?;
+            writeln!(
+                stdout,
+                "{name}: {sentences}, {}",
+                count(report.total_errors as u64, "error")
+            )?;
         }
     }
-    Ok(if all_valid { super::EXIT_SUCCESS } else { super::EXIT_INVALID })
+    Ok(if all_valid {
+        super::EXIT_SUCCESS
+    } else {
+        super::EXIT_INVALID
+    })
 }

@@ -189,7 +189,11 @@ fn one_to_one<G, S>(gold: &Side<G>, system: &Side<S>) -> bool {
     gold.chunk_sentences() == 1
         && system.chunk_sentences() == 1
         && gold.words.len() == system.words.len()
-        && gold.words.iter().enumerate().all(|(i, w)| w.aligned as usize == i)
+        && gold
+            .words
+            .iter()
+            .enumerate()
+            .all(|(i, w)| w.aligned as usize == i)
 }
 
 /// The phenomenon breakdown of a chunk. A gold sentence and a system sentence whose words
@@ -214,7 +218,10 @@ fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, sy
             }
             aligned[d as usize] = true;
             let s = &system.words[g.aligned as usize];
-            let (ss, s_base) = (system.sentence(s.sentence), system.sentence_base(s.sentence));
+            let (ss, s_base) = (
+                system.sentence(s.sentence),
+                system.sentence_base(s.sentence),
+            );
             for (head, label) in ss.deps(&ss.words[s.index as usize]) {
                 let mapped = if head.is_root() {
                     Some(NodeId::ROOT)
@@ -225,13 +232,22 @@ fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, sy
                     (target != align::UNALIGNED && gold.words[target as usize].sentence == gs)
                         .then(|| NodeId::word(target - base + 1))
                 };
-                edges.push(MappedEdge { dep: d, head: mapped, head_is_empty: head.is_empty_node(), label });
+                edges.push(MappedEdge {
+                    dep: d,
+                    head: mapped,
+                    head_is_empty: head.is_empty_node(),
+                    label,
+                });
             }
         }
         phenomena.add_mapped(sentence, &edges, &aligned);
     }
     // System edges into unaligned words and into empty nodes match nothing.
-    for s in system.words.iter().filter(|w| w.aligned == align::UNALIGNED) {
+    for s in system
+        .words
+        .iter()
+        .filter(|w| w.aligned == align::UNALIGNED)
+    {
         let ss = system.sentence(s.sentence);
         for (head, _) in ss.deps(&ss.words[s.index as usize]) {
             phenomena.add_unmatched_system(head.is_empty_node());

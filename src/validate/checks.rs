@@ -3,10 +3,10 @@
 //! The basic tree and the DEPS syntax were already checked by [`Sentence::parse`]; everything
 //! here assumes a parsed sentence and never panics on one.
 
-use crate::ud::{enhanced_label_problem as label_problem, universal_part};
 use super::Diagnostic;
 use crate::conllu::sentence::{DEPREL, DEPS, HEAD};
 use crate::conllu::{NodeId, Sentence, Token};
+use crate::ud::{enhanced_label_problem as label_problem, universal_part};
 
 /// Whether the sentence has an enhanced graph. As in `validate.py`, an empty node counts: empty
 /// nodes exist only in the enhanced graph, so their presence means it must be complete.
@@ -34,29 +34,48 @@ pub fn validate_sentence(s: &Sentence, out: &mut Vec<Diagnostic>) {
             for (column, name) in [(HEAD, "HEAD"), (DEPREL, "DEPREL")] {
                 let value = s.column(token, column);
                 if value != "_" {
-                    err(format!("empty node {} must have '_' as {name}, not '{value}'", token.id));
+                    err(format!(
+                        "empty node {} must have '_' as {name}, not '{value}'",
+                        token.id
+                    ));
                 }
             }
         }
         deps.clear();
         deps.extend(s.deps(token));
         if deps.is_empty() {
-            let what = if token.id.is_empty_node() { "empty node" } else { "node" };
-            err(format!("{what} {} has no enhanced head (DEPS '_'), but the sentence has an enhanced graph", token.id));
+            let what = if token.id.is_empty_node() {
+                "empty node"
+            } else {
+                "node"
+            };
+            err(format!(
+                "{what} {} has no enhanced head (DEPS '_'), but the sentence has an enhanced graph",
+                token.id
+            ));
             continue;
         }
         check_order(s, token, &deps, &mut err);
         for &(head, label) in &deps {
             if head == token.id {
-                err(format!("self-loop: node {} is its own enhanced head ({head}:{label})", token.id));
+                err(format!(
+                    "self-loop: node {} is its own enhanced head ({head}:{label})",
+                    token.id
+                ));
             }
             if head.is_root() {
                 roots += 1;
                 if label != "root" {
-                    err(format!("enhanced edge from 0 to {} must be labelled 'root', not '{label}'", token.id));
+                    err(format!(
+                        "enhanced edge from 0 to {} must be labelled 'root', not '{label}'",
+                        token.id
+                    ));
                 }
             } else if universal_part(label) == "root" {
-                err(format!("enhanced edge {head}:{label} of {}: only an edge from 0 may be 'root'", token.id));
+                err(format!(
+                    "enhanced edge {head}:{label} of {}: only an edge from 0 may be 'root'",
+                    token.id
+                ));
             }
             if let Some(problem) = label_problem(label) {
                 err(problem);
@@ -66,8 +85,14 @@ pub fn validate_sentence(s: &Sentence, out: &mut Vec<Diagnostic>) {
     if roots == 0 {
         // Nothing is reachable then; one error says it better than one per node. (An edge from
         // 0 with another label counts as a root here: its label is the error reported.)
-        let line = s.tokens_in_order().next().map_or(s.first_line, |t| s.line_of(t));
-        out.push(Diagnostic { line, message: "enhanced graph has no root (no node has '0:root' in DEPS)".into() });
+        let line = s
+            .tokens_in_order()
+            .next()
+            .map_or(s.first_line, |t| s.line_of(t));
+        out.push(Diagnostic {
+            line,
+            message: "enhanced graph has no root (no node has '0:root' in DEPS)".into(),
+        });
     } else {
         check_reachable(s, out);
     }
@@ -79,8 +104,14 @@ fn check_order(s: &Sentence, token: &Token, deps: &[(NodeId, &str)], err: &mut i
     let text = s.column(token, DEPS);
     if deps.windows(2).any(|w| w[1].0 < w[0].0) {
         err(format!("DEPS of {} not sorted by head: '{text}'", token.id));
-    } else if let Some(w) = deps.windows(2).find(|w| w[1].0 == w[0].0 && w[1].1 < w[0].1) {
-        err(format!("DEPS of {} pointing to head {} not sorted by label: '{text}'", token.id, w[0].0));
+    } else if let Some(w) = deps
+        .windows(2)
+        .find(|w| w[1].0 == w[0].0 && w[1].1 < w[0].1)
+    {
+        err(format!(
+            "DEPS of {} pointing to head {} not sorted by label: '{text}'",
+            token.id, w[0].0
+        ));
     }
     // Duplicates are looked for in a sorted copy, so unsorted DEPS are covered too and a
     // pathological line with thousands of edges stays O(n log n).
@@ -89,7 +120,10 @@ fn check_order(s: &Sentence, token: &Token, deps: &[(NodeId, &str)], err: &mut i
     let mut reported: Option<(NodeId, &str)> = None;
     for w in sorted.windows(2) {
         if w[0] == w[1] && reported != Some(w[0]) {
-            err(format!("DEPS of {} repeat the edge {}:{}: '{text}'", token.id, w[0].0, w[0].1));
+            err(format!(
+                "DEPS of {} repeat the edge {}:{}: '{text}'",
+                token.id, w[0].0, w[0].1
+            ));
             reported = Some(w[0]);
         }
     }
@@ -113,7 +147,9 @@ fn check_reachable(s: &Sentence, out: &mut Vec<Diagnostic>) {
     // adjacency without one allocation per node.
     let mut edges: Vec<(usize, usize)> = Vec::new();
     for token in s.tokens_in_order() {
-        let Some(dep) = node_index(s, token.id) else { continue };
+        let Some(dep) = node_index(s, token.id) else {
+            continue;
+        };
         for (head, _) in s.deps(token) {
             if let Some(head) = node_index(s, head) {
                 edges.push((head, dep));
@@ -140,10 +176,18 @@ fn check_reachable(s: &Sentence, out: &mut Vec<Diagnostic>) {
         }
     }
     for token in s.tokens_in_order() {
-        let Some(i) = node_index(s, token.id) else { continue };
+        let Some(i) = node_index(s, token.id) else {
+            continue;
+        };
         if !reached[i] && s.deps(token).next().is_some() {
-            let message = format!("node {} is not reachable from the root 0 in the enhanced graph", token.id);
-            out.push(Diagnostic { line: s.line_of(token), message });
+            let message = format!(
+                "node {} is not reachable from the root 0 in the enhanced graph",
+                token.id
+            );
+            out.push(Diagnostic {
+                line: s.line_of(token),
+                message,
+            });
         }
     }
 }

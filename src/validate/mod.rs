@@ -68,8 +68,16 @@ impl Report {
         }
         let dropped = self.total_errors.saturating_sub(self.diagnostics.len());
         if dropped > 0 {
-            let (dropped, total) = (dropped as u64, crate::text::thousands(self.total_errors as u64));
-            writeln!(out, "{}: {} not shown ({total} in total)", self.name, crate::text::count(dropped, "more error"))?;
+            let (dropped, total) = (
+                dropped as u64,
+                crate::text::thousands(self.total_errors as u64),
+            );
+            writeln!(
+                out,
+                "{}: {} not shown ({total} in total)",
+                self.name,
+                crate::text::count(dropped, "more error")
+            )?;
         }
         Ok(())
     }
@@ -94,7 +102,10 @@ pub(crate) struct Validator {
 impl Validator {
     pub fn new(name: &str) -> Validator {
         Validator {
-            report: Report { name: name.to_string(), ..Report::default() },
+            report: Report {
+                name: name.to_string(),
+                ..Report::default()
+            },
             first_enhanced: None,
             first_basic_only: None,
             first_empty_node: None,
@@ -114,7 +125,10 @@ impl Validator {
     /// A sentence that did not parse: its error is a diagnostic.
     pub fn parse_error(&mut self, error: &ParseError) {
         self.report.sentences += 1;
-        self.push(Diagnostic { line: error.line, message: error.message.clone() });
+        self.push(Diagnostic {
+            line: error.line,
+            message: error.message.clone(),
+        });
     }
 
     /// Checks a parsed sentence and its consistency with the sentences before it.
@@ -132,7 +146,9 @@ impl Validator {
     }
 
     fn file_level(&mut self, s: &Sentence, out: &mut Vec<Diagnostic>) {
-        let Some(first) = s.tokens_in_order().next() else { return };
+        let Some(first) = s.tokens_in_order().next() else {
+            return;
+        };
         let line = s.line_of(first);
         // Like validate.py, report only the first switch each way: one error is enough to show
         // the file is inconsistent, and thousands of copies would hide the other errors.
@@ -166,7 +182,9 @@ impl Validator {
         }
         if self.first_orphan.is_none() {
             self.first_orphan = s.tokens_in_order().find_map(|t| {
-                s.deps(t).any(|(_, label)| crate::ud::universal_part(label) == "orphan").then(|| s.line_of(t))
+                s.deps(t)
+                    .any(|(_, label)| crate::ud::universal_part(label) == "orphan")
+                    .then(|| s.line_of(t))
             });
         }
         if let (Some(empty), Some(orphan)) = (self.first_empty_node, self.first_orphan) {
@@ -175,7 +193,10 @@ impl Validator {
                 "the file has an empty node (line {empty}), so gapping is resolved, but also an 'orphan' enhanced \
                  edge (line {orphan}); orphan must not appear in the enhanced graph then"
             );
-            out.push(Diagnostic { line: empty.max(orphan), message });
+            out.push(Diagnostic {
+                line: empty.max(orphan),
+                message,
+            });
         }
     }
 
@@ -188,14 +209,18 @@ impl Validator {
 
 /// Whether a block's bytes end with a blank line (`\n` or `\r\n` alone on its line).
 fn ends_with_blank_line(bytes: &[u8]) -> bool {
-    let Some(rest) = bytes.strip_suffix(b"\n") else { return false };
+    let Some(rest) = bytes.strip_suffix(b"\n") else {
+        return false;
+    };
     let rest = rest.strip_suffix(b"\r").unwrap_or(rest);
     rest.is_empty() || rest.ends_with(b"\n")
 }
 
 /// Whether a block has no content line (only blank lines, as the reader defines them).
 fn is_blank_block(bytes: &[u8]) -> bool {
-    bytes.split_inclusive(|&b| b == b'\n').all(|line| line == b"\n" || line == b"\r\n")
+    bytes
+        .split_inclusive(|&b| b == b'\n')
+        .all(|line| line == b"\n" || line == b"\r\n")
 }
 
 /// Validates every sentence of `input`, reading it one block at a time.
@@ -210,7 +235,8 @@ pub fn validate_reader(name: &str, input: impl BufRead) -> io::Result<Report> {
         if is_blank_block(&block.bytes) {
             continue; // blank lines after the last sentence
         }
-        let lines = block.bytes.iter().filter(|&&b| b == b'\n').count() + usize::from(!block.bytes.ends_with(b"\n"));
+        let lines = block.bytes.iter().filter(|&&b| b == b'\n').count()
+            + usize::from(!block.bytes.ends_with(b"\n"));
         last = Some((block.first_line, lines, ends_with_blank_line(&block.bytes)));
         // On success the sentence keeps the block's bytes; on failure they come back and the
         // buffer is reused for the next read.
@@ -225,7 +251,10 @@ pub fn validate_reader(name: &str, input: impl BufRead) -> io::Result<Report> {
     }
     if let Some((first_line, lines, false)) = last {
         let line = first_line + lines.saturating_sub(1);
-        validator.push(Diagnostic { line, message: "missing blank line after the last sentence".into() });
+        validator.push(Diagnostic {
+            line,
+            message: "missing blank line after the last sentence".into(),
+        });
     }
     Ok(validator.finish())
 }
@@ -243,14 +272,20 @@ mod tests {
     // Moved from tests/validate.rs: `validate_sentence` is crate-private.
     #[test]
     fn validate_sentence_works_on_a_parsed_sentence() {
-        let word = |id: &str, head: &str, deprel: &str, deps: &str| format!("{id}\tw{id}\t_\tX\t_\t_\t{head}\t{deprel}\t{deps}\t_\n");
+        let word = |id: &str, head: &str, deprel: &str, deps: &str| {
+            format!("{id}\tw{id}\t_\tX\t_\t_\t{head}\t{deprel}\t{deps}\t_\n")
+        };
         let text = format!(
             "# text = a b c\n{}{}{}\n",
             word("1", "2", "nsubj", "2:nsubj"),
             word("2", "0", "root", "0:root"),
             word("3", "2", "obj", "2:obj|3:dep")
         );
-        let block = RawBlock { bytes: text.into_bytes(), first_line: 10, starts_input: false };
+        let block = RawBlock {
+            bytes: text.into_bytes(),
+            first_line: 10,
+            starts_input: false,
+        };
         let sentence = Sentence::parse(block).unwrap();
         let mut out = Vec::new();
         validate_sentence(&sentence, &mut out);
