@@ -18,7 +18,7 @@
 use super::align::{Side, UNALIGNED};
 use super::phenomena::{BasicTree, Phenomenon};
 use super::{evaluate_chunks, one_to_one, EvalError, EvalOptions, Report};
-use crate::conllu::{input, write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
+use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
 use crate::engine::Enhancer;
 use crate::graph::Origin;
 use crate::text::thousands;
@@ -138,15 +138,8 @@ pub struct ByRule {
 /// [`evaluate_by_rule`] on files: either may be `-` (stdin, not both) or gzip-compressed, and
 /// `system` may be `gold` itself (its basic trees enhanced, its DEPS the gold).
 pub fn evaluate_files_by_rule(gold: &Path, system: &Path, enhancer: &Enhancer) -> Result<ByRule, EvalError> {
-    let open = |path: &Path| {
-        let file = input::display_name(path);
-        match input::open(path) {
-            Ok(reader) => Ok((file, reader)),
-            Err(error) => Err(EvalError::Io { file, error }),
-        }
-    };
-    let (gold_name, gold_reader) = open(gold)?;
-    let (system_name, system_reader) = open(system)?;
+    let (gold_name, gold_reader) = super::open_named(gold)?;
+    let (system_name, system_reader) = super::open_named(system)?;
     evaluate_by_rule(&gold_name, gold_reader, &system_name, system_reader, enhancer)
 }
 

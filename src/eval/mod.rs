@@ -78,16 +78,18 @@ pub enum EvalError {
 /// Evaluates the system file against the gold file. Either may be `-` (stdin) and either may
 /// be gzip-compressed (recognised by its first bytes).
 pub fn evaluate_files(gold: &Path, system: &Path, opts: &EvalOptions) -> Result<Report, EvalError> {
-    let open = |path: &Path| {
-        let file = input::display_name(path);
-        match input::open(path) {
-            Ok(reader) => Ok((file, reader)),
-            Err(error) => Err(EvalError::Io { file, error }),
-        }
-    };
-    let (gold_name, gold_reader) = open(gold)?;
-    let (system_name, system_reader) = open(system)?;
+    let (gold_name, gold_reader) = open_named(gold)?;
+    let (system_name, system_reader) = open_named(system)?;
     evaluate_readers(&gold_name, gold_reader, &system_name, system_reader, opts)
+}
+
+/// `path` opened for scoring (`-` is stdin; gzip recognised), with the name messages give it.
+pub(crate) fn open_named(path: &Path) -> Result<(String, Box<dyn BufRead>), EvalError> {
+    let file = input::display_name(path);
+    match input::open(path) {
+        Ok(reader) => Ok((file, reader)),
+        Err(error) => Err(EvalError::Io { file, error }),
+    }
 }
 
 /// Evaluates `system` against `gold`; the names are used in error messages.
