@@ -1095,6 +1095,7 @@ fn relative_clauses_follow_each_treebanks_conventions() {
         ("en_ewt", &["nukes nuke NOUN _ 0 root", "they they PRON _ 3 nsubj", "seen see VERB VerbForm=Part 1 acl:relcl"], "1", "0:root|3:obj"),
         ("en", &["nukes nuke NOUN _ 0 root", "they they PRON _ 3 nsubj", "seen see VERB VerbForm=Part 1 acl:relcl"], "1", "0:root"),
         ("en_ewt", &["freedom freedom NOUN _ 0 root", "we we PRON _ 3 nsubj", "believe believe VERB _ 1 acl:relcl", "in in ADP _ 3 obl"], "1", "0:root|3:obl"),
+        ("en_ewt", &["time time NOUN _ 0 root", "we we PRON _ 3 nsubj", "have have VERB _ 1 acl:relcl", "lights light NOUN _ 3 obj"], "1", "0:root|3:obl"),
         ("en_ewt", &["money money NOUN _ 0 root", "being be AUX _ 3 aux:pass", "paid pay VERB VerbForm=Part 1 acl:relcl"], "1", "0:root|3:nsubj:pass"),
         ("ta", &["பலர் பலர் NOUN _ 0 root", "வந்த வா VERB VerbForm=Part 1 acl:relcl"], "1", "0:root|2:nsubj"),
         // Relative adverbs: obl (cs, uk, which keeps the adverb's edge), advmod (nl waar),
