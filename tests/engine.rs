@@ -1113,6 +1113,8 @@ fn relative_clauses_follow_each_treebanks_conventions() {
         ("nl", &["Aspro Aspro PROPN _ 0 root", "wat wat PRON PronType=Int 3 nsubj", "veroverde veroveren VERB _ 1 acl:relcl"], "1", "0:root|3:nsubj"),
         // A possessive relative determiner: the noun is an nmod (cs).
         ("cs", &["jednotky jednotka NOUN _ 0 root", "jejichž jehož DET Poss=Yes|PronType=Rel 3 det", "likvidace likvidace NOUN _ 4 nsubj", "proběhla proběhnout VERB _ 1 acl:relcl"], "1", "0:root|3:nmod"),
+        // et: the noun keeps the copular subject label the pronoun had in the basic tree.
+        ("et", &["tädi tädi NOUN _ 0 root", "kes kes PRON PronType=Int,Rel 4 nsubj:cop", "on olema AUX _ 4 cop", "hea hea ADJ _ 1 acl:relcl"], "1", "0:root|4:nsubj:cop"),
         // Conjuncts of a relative clause share the noun as subject in sv, not in uk.
         ("sv", &["personer person NOUN _ 0 root", "som som PRON PronType=Rel 3 nsubj", "känner känna VERB _ 1 acl:relcl", "och och CCONJ _ 5 cc", "tar ta VERB _ 3 conj"], "1", "0:root|3:nsubj|5:nsubj"),
         ("uk", &["автора автор NOUN _ 0 root", "який який DET PronType=Rel 3 nsubj", "почуває почувати VERB _ 1 acl:relcl", "і і CCONJ _ 5 cc", "діє діяти VERB _ 3 conj"], "1", "0:root|3:nsubj"),
