@@ -136,7 +136,8 @@ fn latvian_remnants_without_a_counterpart_are_read_off_their_case() {
 }
 
 /// Finnish TDT keeps the remnant's conj and coordinator beside the empty node's
-/// (gapping_empty_node_kept, remnant_keeps_conj).
+/// (gapping_remnant_keeps_conj, remnant_keeps_conj), and puts the node before the first
+/// remnant (gapping_empty_node_before_first_orphan).
 #[test]
 fn finnish_remnant_keeps_its_conj_beside_the_empty_node() {
     assert_eq!(
@@ -144,11 +145,56 @@ fn finnish_remnant_keeps_its_conj_beside_the_empty_node() {
         [
             "1 0:root",
             "2 1:obj",
-            "3 5:cc|5.1:cc",
-            "4 5.1:advmod",
-            "5 1:conj|5.1:obj",
-            "5.1 1:conj",
+            "3 3.1:cc|5:cc",
+            "3.1 1:conj",
+            "4 3.1:advmod",
+            "5 1:conj|3.1:obj",
             "6 1:punct"
+        ]
+    );
+}
+
+/// The empty node stands where the treebank puts it (`gapping_node_place`): Estonian after the
+/// first remnant, the conjunct's head or an orphan before it (gapping_empty_node_after_first,
+/// gapping_empty_node_after_first_orphan), Dutch before it (gapping_empty_node_before_first);
+/// a remnant in the Case of the full verb's argument takes its relation (gapping_remnant_same_case).
+#[test]
+fn the_empty_node_stands_where_the_treebank_puts_it() {
+    let et = [
+        "1 2:nsubj",
+        "2 0:root",
+        "3 2:obj",
+        "4 5.1:cc",
+        "5 5.1:nsubj",
+        "5.1 0:root|2:conj",
+        "6 5.1:obj",
+        "7 2:punct",
+    ];
+    assert_eq!(deps("et", "et_place2.conllu"), et);
+    assert_eq!(
+        deps("et", "et_place.conllu"),
+        [
+            "1 2:nsubj",
+            "2 0:root",
+            "3 2:obj",
+            "4 5.1:cc",
+            "5 5.1:advmod",
+            "5.1 0:root|2:conj",
+            "6 5.1:nsubj",
+            "7 5.1:obj",
+            "8 2:punct"
+        ]
+    );
+    assert_eq!(
+        deps("nl", "nl_place.conllu"),
+        [
+            "1 2:nsubj",
+            "2 0:root",
+            "3 2:obj",
+            "4 4.1:cc",
+            "4.1 2:conj:en",
+            "5 4.1:nsubj",
+            "6 4.1:obj"
         ]
     );
 }
