@@ -198,3 +198,42 @@ fn the_empty_node_stands_where_the_treebank_puts_it() {
         ]
     );
 }
+
+/// A `gapping_node_place` no rule knows (a typo) still resolves gapping, with the node after the
+/// conjunct's head (gapping_empty_node), rather than leaving every `orphan` to cleanup.
+#[test]
+fn an_unknown_node_place_puts_the_node_after_the_head() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gapping_place_rules");
+    let _ = std::fs::remove_dir_all(&dir);
+    for entry in walkdir::WalkDir::new("rules") {
+        let entry = entry.unwrap();
+        let target = dir.join(entry.path());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+    let rules = dir.join("rules");
+    std::fs::write(
+        rules.join("profiles/nl_typo.toml"),
+        "name = \"nl_typo\"\ndescription = \"nl with a misspelt node place\"\nextends = \"nl\"\n\n\
+         [settings]\ngapping_node_place = \"before_frist\"\n",
+    )
+    .unwrap();
+    let out = run(
+        &[
+            "enhance",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--lang",
+            "nl_typo",
+            "tests/data/gapping/nl_place.conllu",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\n5.1\teet\t"), "{stdout}");
+    assert!(stdout.contains("\n5\tMarie\tMarie\tPROPN\t_\t_\t2\tconj\t5.1:nsubj\t"), "{stdout}");
+}
