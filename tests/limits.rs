@@ -330,8 +330,8 @@ fn many_children(n: usize, rel: &str) -> String {
 }
 
 /// "Mary gave Ann apples , Sue Bob pears , …": `n` gapped clauses, each a conjunct of the verb
-/// with two `orphan`s (an empty node each where the profile resolves gapping, the second
-/// remnant attached by `gapping_other_remnants`).
+/// with two `orphan`s (an empty node each where the profile resolves gapping, both remnants
+/// moved to it by `gapping_empty_node`).
 fn gapped_clauses(n: usize) -> String {
     let mut s = String::from("# sent_id = gapping\n");
     word(&mut s, 1, "Mary", "PROPN", "_", 2, "nsubj");
@@ -515,8 +515,8 @@ fn big_sentences_of_every_shape_under_every_profile() {
 }
 
 /// Every clause of a long list of gapped clauses gets its empty node, with the remnants as in
-/// a short list (`gapping_other_remnants` is reached from the empty node, not from the verb's
-/// thousands of conjuncts).
+/// a short list (the remnant rules of rules/universal/gapping.rules are reached from the empty
+/// node, not from the verb's thousands of conjuncts).
 #[test]
 fn a_long_list_of_gapped_clauses_is_resolved_clause_by_clause() {
     let enhancer = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());

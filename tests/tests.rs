@@ -8,6 +8,7 @@ mod conllu_io;
 mod dev_scores;
 mod engine;
 mod eval;
+mod gapping;
 mod invariants;
 mod labels;
 mod languages;
