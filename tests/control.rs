@@ -102,7 +102,8 @@ fn reflexive_and_participial_passives_count_as_passive() {
 }
 
 /// "She wants to sing and dance": each conjunct of a coordinated xcomp gets the controlled
-/// subject (the rules follow the xcomp edge coordination gave the later conjunct).
+/// subject (the rules follow the xcomp edge coordination gave the later conjunct), except in
+/// treebanks that control the first one only (`xsubj_not_conjuncts`).
 #[test]
 fn conjoined_xcomps_each_get_the_controlled_subject() {
     let en = "
@@ -128,6 +129,14 @@ fn conjoined_xcomps_each_get_the_controlled_subject() {
         7 dances dance VERB VerbForm=Fin 4 conj";
     let deps = enhance("en", en_own);
     assert_eq!(deps["1"], "2:nsubj|4:nsubj:xsubj", "{deps:?}");
+    // Ukrainian IU controls the first conjunct only ("киця вміла скакати і відчиняти").
+    let uk = "
+        1 Киця киця NOUN Case=Nom 2 nsubj
+        2 вміла вміти VERB VerbForm=Fin 0 root
+        3 скакати скакати VERB VerbForm=Inf 2 xcomp
+        4 і і CCONJ _ 5 cc
+        5 відчиняти відчиняти VERB VerbForm=Inf 3 conj";
+    expect("uk", uk, &[("1", "2:nsubj|3:nsubj:xsubj")]);
 }
 
 /// Ukrainian IU gives `xcomp:pred` a controlled subject labelled `nsubj:pred`: the governor's
