@@ -56,7 +56,8 @@ fn expect(lang: &str, lines: &str, expected: &[(&str, &str)]) {
 
 /// "Le médicament doit être utilisé": the controlled subject of a passive xcomp is a passive
 /// subject where the treebank marks voice on it (Sequoia `nsubj:pass`, LassySmall
-/// `nsubj:pass:xsubj`), a plain one where it does not (Czech).
+/// `nsubj:pass:xsubj`, where only a participle with an auxiliary is controlled), a plain one
+/// where it does not (Czech).
 #[test]
 fn a_passive_xcomp_gets_a_passive_controlled_subject() {
     let fr = "
@@ -73,6 +74,13 @@ fn a_passive_xcomp_gets_a_passive_controlled_subject() {
         4 worden worden AUX VerbForm=Inf 5 aux:pass
         5 betaald betalen VERB VerbForm=Part 3 xcomp";
     expect("nl", nl, &[("2", "3:nsubj|5:nsubj:pass:xsubj")]);
+    // A participle without an auxiliary is a secondary predicate in Dutch: no subject.
+    let nl_secondary = "
+        1 Hij hij PRON _ 2 nsubj
+        2 voelt voelen VERB VerbForm=Fin 0 root
+        3 zich zich PRON Reflex=Yes 2 expl:pv
+        4 miskend miskennen VERB VerbForm=Part 2 xcomp";
+    expect("nl", nl_secondary, &[("1", "2:nsubj")]);
     let cs = "
         1 Zákon zákon NOUN _ 2 nsubj
         2 musí muset VERB VerbForm=Fin 0 root
