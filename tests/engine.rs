@@ -853,7 +853,8 @@ fn profiles_enhance_a_sentence_without_lemmas_as_with_them() {
             "en",
             english,
             &[
-                (1, "2:nsubj|5:nsubj:xsubj"),
+                // `wait`, conjoined to the xcomp, is controlled too.
+                (1, "2:nsubj|5:nsubj:xsubj|10:nsubj:xsubj"),
                 (3, "2:obj"),
                 (8, "5:obl:in"),
                 (10, "2:xcomp|5:conj:and"),
