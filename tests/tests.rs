@@ -14,4 +14,5 @@ mod languages;
 mod limits;
 mod robustness;
 mod rules_front;
+mod shared;
 mod validate;
