@@ -230,3 +230,25 @@ fn an_active_finite_conjunct_takes_a_passive_subject_as_nsubj() {
     ]);
     check("nl", "shared_subject_active", &input, &[(1, "3:nsubj:pass|5:nsubj")]);
 }
+
+#[test]
+fn a_noun_modifier_after_the_last_conjunct_is_shared_even_beside_its_own() {
+    // fr "le prix des terrains et des maisons de ville de la région": maisons has its own nmod
+    // (ville), and shares région, attached to terrains after the last conjunct.
+    let input = sentence(&[
+        ("prix", "NOUN", "_", 0, "root"),
+        ("des", "ADP", "_", 3, "case"),
+        ("terrains", "NOUN", "_", 1, "nmod"),
+        ("et", "CCONJ", "_", 6, "cc"),
+        ("des", "ADP", "_", 6, "case"),
+        ("maisons", "NOUN", "_", 3, "conj"),
+        ("de", "ADP", "_", 8, "case"),
+        ("ville", "NOUN", "_", 6, "nmod"),
+        ("de", "ADP", "_", 11, "case"),
+        ("la", "DET", "_", 11, "det"),
+        ("région", "NOUN", "_", 3, "nmod"),
+    ]);
+    check("fr", "shared_dependent_after", &input, &[(11, "3:nmod|6:nmod")]);
+    // Italian shares no nmod after the conjuncts.
+    assert_eq!(deps(&RuleSource::embedded(), "it", &input)[10], "3:nmod:di");
+}
