@@ -250,5 +250,6 @@ fn a_noun_modifier_after_the_last_conjunct_is_shared_even_beside_its_own() {
     ]);
     check("fr", "shared_dependent_after", &input, &[(11, "3:nmod|6:nmod")]);
     // Italian shares no nmod after the conjuncts.
-    assert_eq!(deps(&RuleSource::embedded(), "it", &input)[10], "3:nmod:di");
+    let it = deps(&RuleSource::embedded(), "it", &input);
+    assert!(it[10].starts_with("3:nmod") && !it[10].contains("6:"), "{it:?}");
 }
