@@ -253,3 +253,19 @@ fn a_noun_modifier_after_the_last_conjunct_is_shared_even_beside_its_own() {
     let it = deps(&RuleSource::embedded(), "it", &input);
     assert!(it[10].starts_with("3:nmod") && !it[10].contains("6:"), "{it:?}");
 }
+
+#[test]
+fn a_subject_after_the_first_verb_is_shared_where_the_treebank_does() {
+    // nl "daarna ging hij naar huis en sliep"; Czech leaves such a later verb its dropped subject.
+    let input = sentence(&[
+        ("daarna", "ADV", "_", 2, "advmod"),
+        ("ging", "VERB", "_", 0, "root"),
+        ("hij", "PRON", "_", 2, "nsubj"),
+        ("naar", "ADP", "_", 5, "case"),
+        ("huis", "NOUN", "_", 2, "obl"),
+        ("en", "CCONJ", "_", 7, "cc"),
+        ("sliep", "VERB", "_", 2, "conj"),
+    ]);
+    check("nl", "shared_subject_inverted", &input, &[(3, "2:nsubj|7:nsubj")]);
+    assert_eq!(deps(&RuleSource::embedded(), "cs", &input)[2], "2:nsubj");
+}
