@@ -24,12 +24,20 @@ fn exported() -> &'static PathBuf {
 fn deps(source: &RuleSource, profile: &str, input: &str) -> Vec<String> {
     let rule_set = load_ruleset(source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
     let enhancer = Enhancer::new(&rule_set);
-    let pipeline = Pipeline::new(&enhancer, PipelineOptions { threads: 1, ..PipelineOptions::default() })
-        .unwrap();
+    let pipeline = Pipeline::new(
+        &enhancer,
+        PipelineOptions {
+            threads: 1,
+            ..PipelineOptions::default()
+        },
+    )
+    .unwrap();
     let input = format!("{}\n\n", input.trim());
     let mut out = Vec::new();
     pipeline
-        .run("in", input.as_bytes(), &mut out, &mut |line| panic!("{line}"))
+        .run("in", input.as_bytes(), &mut out, &mut |line| {
+            panic!("{line}")
+        })
         .unwrap();
     String::from_utf8(out)
         .unwrap()
@@ -55,7 +63,9 @@ fn check(profile: &str, rule: &str, input: &str, expected: &[(usize, &str)]) {
     .unwrap();
     let without = deps(&RuleSource::from_dir(dir).unwrap(), &off, input);
     assert!(
-        expected.iter().any(|&(word, want)| without[word - 1] != want),
+        expected
+            .iter()
+            .any(|&(word, want)| without[word - 1] != want),
         "{profile}: the expected DEPS do not depend on {rule}: {without:?}"
     );
 }
@@ -64,7 +74,10 @@ fn check(profile: &str, rule: &str, input: &str, expected: &[(usize, &str)]) {
 fn sentence(words: &[(&str, &str, &str, u32, &str)]) -> String {
     let mut text = String::new();
     for (i, (form, upos, feats, head, rel)) in words.iter().enumerate() {
-        text += &format!("{}\t{form}\t{form}\t{upos}\t_\t{feats}\t{head}\t{rel}\t_\t_\n", i + 1);
+        text += &format!(
+            "{}\t{form}\t{form}\t{upos}\t_\t{feats}\t{head}\t{rel}\t_\t_\n",
+            i + 1
+        );
     }
     text
 }
@@ -78,7 +91,12 @@ fn a_preposition_before_the_first_conjunct_is_shared() {
         ("i", "CCONJ", "_", 4, "cc"),
         ("ogrodzie", "NOUN", "Case=Loc", 2, "conj"),
     ]);
-    check("pl", "shared_dependent_before", &input, &[(1, "2:case|4:case")]);
+    check(
+        "pl",
+        "shared_dependent_before",
+        &input,
+        &[(1, "2:case|4:case")],
+    );
 }
 
 #[test]
@@ -93,7 +111,12 @@ fn a_subordinator_is_shared_by_a_conjunct_without_a_subject_of_its_own() {
         ("e", "CCONJ", "_", 7, "cc"),
         ("voltou", "VERB", "_", 3, "conj"),
     ]);
-    check("pt", "shared_dependent_before", &input, &[(1, "3:mark|7:mark")]);
+    check(
+        "pt",
+        "shared_dependent_before",
+        &input,
+        &[(1, "3:mark|7:mark")],
+    );
 }
 
 #[test]
@@ -138,7 +161,12 @@ fn a_determiner_is_shared_by_a_later_bare_conjunct() {
         ("oude", "ADJ", "_", 7, "amod"),
         ("kinderen", "NOUN", "_", 2, "conj"),
     ]);
-    check("nl", "shared_modifier_before", &input, &[(1, "2:det|4:det")]);
+    check(
+        "nl",
+        "shared_modifier_before",
+        &input,
+        &[(1, "2:det|4:det")],
+    );
 }
 
 #[test]
@@ -146,13 +174,36 @@ fn an_adjective_is_shared_only_by_a_conjunct_it_agrees_with() {
     // sk "nové zákony a predpisy a smernica": the singular feminine smernica is not "nové".
     let input = sentence(&[
         ("nové", "ADJ", "Case=Nom|Gender=Masc|Number=Plur", 2, "amod"),
-        ("zákony", "NOUN", "Case=Nom|Gender=Masc|Number=Plur", 0, "root"),
+        (
+            "zákony",
+            "NOUN",
+            "Case=Nom|Gender=Masc|Number=Plur",
+            0,
+            "root",
+        ),
         ("a", "CCONJ", "_", 4, "cc"),
-        ("predpisy", "NOUN", "Case=Nom|Gender=Masc|Number=Plur", 2, "conj"),
+        (
+            "predpisy",
+            "NOUN",
+            "Case=Nom|Gender=Masc|Number=Plur",
+            2,
+            "conj",
+        ),
         ("a", "CCONJ", "_", 6, "cc"),
-        ("smernica", "NOUN", "Case=Nom|Gender=Fem|Number=Sing", 2, "conj"),
+        (
+            "smernica",
+            "NOUN",
+            "Case=Nom|Gender=Fem|Number=Sing",
+            2,
+            "conj",
+        ),
     ]);
-    check("sk", "shared_modifier_before", &input, &[(1, "2:amod|4:amod")]);
+    check(
+        "sk",
+        "shared_modifier_before",
+        &input,
+        &[(1, "2:amod|4:amod")],
+    );
 }
 
 #[test]
@@ -160,11 +211,29 @@ fn a_verb_disagreeing_with_the_subject_does_not_share_it() {
     // pl "ona przyszła i wyszedł, i wyszła": wyszedł is masculine, so its subject is someone else.
     let input = sentence(&[
         ("ona", "PRON", "Gender=Fem|Person=3", 2, "nsubj"),
-        ("przyszła", "VERB", "Gender=Fem|Person=3|VerbForm=Fin", 0, "root"),
+        (
+            "przyszła",
+            "VERB",
+            "Gender=Fem|Person=3|VerbForm=Fin",
+            0,
+            "root",
+        ),
         ("i", "CCONJ", "_", 4, "cc"),
-        ("wyszedł", "VERB", "Gender=Masc|Person=3|VerbForm=Fin", 2, "conj"),
+        (
+            "wyszedł",
+            "VERB",
+            "Gender=Masc|Person=3|VerbForm=Fin",
+            2,
+            "conj",
+        ),
         ("i", "CCONJ", "_", 6, "cc"),
-        ("wyszła", "VERB", "Gender=Fem|Person=3|VerbForm=Fin", 2, "conj"),
+        (
+            "wyszła",
+            "VERB",
+            "Gender=Fem|Person=3|VerbForm=Fin",
+            2,
+            "conj",
+        ),
     ]);
     check("pl", "shared_subject", &input, &[(1, "2:nsubj|6:nsubj")]);
 }
@@ -201,7 +270,12 @@ fn a_nominal_conjunct_with_its_own_copula_shares_the_subject() {
         ("je", "AUX", "_", 6, "cop"),
         ("pružná", "ADJ", "_", 3, "conj"),
     ]);
-    check("cs", "shared_subject_copular", &input, &[(1, "3:nsubj|6:nsubj")]);
+    check(
+        "cs",
+        "shared_subject_copular",
+        &input,
+        &[(1, "3:nsubj|6:nsubj")],
+    );
 }
 
 #[test]
@@ -214,8 +288,16 @@ fn a_passive_conjunct_takes_the_subject_as_nsubj_pass() {
         ("was", "AUX", "_", 5, "aux:pass"),
         ("arrested", "VERB", "VerbForm=Part", 2, "conj"),
     ]);
-    check("en", "shared_subject_passive", &input, &[(1, "2:nsubj|5:nsubj:pass")]);
-    assert_eq!(deps(&RuleSource::embedded(), "cs", &input)[0], "2:nsubj|5:nsubj");
+    check(
+        "en",
+        "shared_subject_passive",
+        &input,
+        &[(1, "2:nsubj|5:nsubj:pass")],
+    );
+    assert_eq!(
+        deps(&RuleSource::embedded(), "cs", &input)[0],
+        "2:nsubj|5:nsubj"
+    );
 }
 
 #[test]
@@ -228,7 +310,12 @@ fn an_active_finite_conjunct_takes_a_passive_subject_as_nsubj() {
         ("en", "CCONJ", "_", 5, "cc"),
         ("kwam", "VERB", "VerbForm=Fin", 3, "conj"),
     ]);
-    check("nl", "shared_subject_active", &input, &[(1, "3:nsubj:pass|5:nsubj")]);
+    check(
+        "nl",
+        "shared_subject_active",
+        &input,
+        &[(1, "3:nsubj:pass|5:nsubj")],
+    );
 }
 
 #[test]
@@ -248,10 +335,18 @@ fn a_noun_modifier_after_the_last_conjunct_is_shared_even_beside_its_own() {
         ("la", "DET", "_", 11, "det"),
         ("région", "NOUN", "_", 3, "nmod"),
     ]);
-    check("fr", "shared_dependent_after", &input, &[(11, "3:nmod|6:nmod")]);
+    check(
+        "fr",
+        "shared_dependent_after",
+        &input,
+        &[(11, "3:nmod|6:nmod")],
+    );
     // Italian shares no nmod after the conjuncts.
     let it = deps(&RuleSource::embedded(), "it", &input);
-    assert!(it[10].starts_with("3:nmod") && !it[10].contains("6:"), "{it:?}");
+    assert!(
+        it[10].starts_with("3:nmod") && !it[10].contains("6:"),
+        "{it:?}"
+    );
 }
 
 #[test]
@@ -266,6 +361,11 @@ fn a_subject_after_the_first_verb_is_shared_where_the_treebank_does() {
         ("en", "CCONJ", "_", 7, "cc"),
         ("sliep", "VERB", "_", 2, "conj"),
     ]);
-    check("nl", "shared_subject_inverted", &input, &[(3, "2:nsubj|7:nsubj")]);
+    check(
+        "nl",
+        "shared_subject_inverted",
+        &input,
+        &[(3, "2:nsubj|7:nsubj")],
+    );
     assert_eq!(deps(&RuleSource::embedded(), "cs", &input)[2], "2:nsubj");
 }
