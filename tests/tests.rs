@@ -16,4 +16,5 @@ mod languages;
 mod limits;
 mod robustness;
 mod rules_front;
+mod shared;
 mod validate;
