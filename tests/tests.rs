@@ -5,6 +5,7 @@ mod by_rule;
 mod cli;
 mod common;
 mod conllu_io;
+mod coordination;
 mod dev_scores;
 mod engine;
 mod eval;
