@@ -275,3 +275,20 @@ fn estonian_ewt_gives_later_conjuncts_the_basic_relation() {
         &[("et", "1:conj|5:nsubj"), ("et_ewt", "1:conj|5:nsubj:cop")],
     );
 }
+
+#[test]
+fn the_relative_clause_of_the_first_conjunct_is_its_own() {
+    // "vidím dům, který jsem postavil, a zahradu": the clause's obj is dům, not zahradu
+    let relative = sentence(&[
+        "1 vidím vidět VERB _ 0 root",
+        "2 dům dům NOUN Case=Acc 1 obj",
+        "3 , , PUNCT _ 6 punct",
+        "4 který který DET Case=Acc|PronType=Rel 6 obj",
+        "5 jsem být AUX _ 6 aux",
+        "6 postavil postavit VERB _ 2 acl:relcl",
+        "7 a a CCONJ _ 8 cc",
+        "8 zahradu zahrada NOUN Case=Acc 2 conj",
+    ]);
+    expect(&relative, "2", &[("cs", "1:obj|6:obj")]);
+    expect(&relative, "8", &[("cs", "1:obj|2:conj")]);
+}
