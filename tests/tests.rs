@@ -6,6 +6,7 @@ mod cli;
 mod common;
 mod conllu_io;
 mod control;
+mod coordination;
 mod dev_scores;
 mod engine;
 mod eval;
