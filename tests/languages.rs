@@ -342,3 +342,70 @@ fn a_rules_folder_brings_its_own_table() {
     assert!(warning.unwrap().contains("languages.toml"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `eudify check` reads the rules folder's table: a row naming a missing profile, a code that
+/// is no language code and an empty field are errors at FILE:LINE:COL (exit 1); a row for a
+/// code with a profile of its own is a warning; a table that does not parse is an error at its
+/// line. The shipped table checks clean.
+#[test]
+fn check_validates_the_languages_table() {
+    let shipped = run(&["check", "--rules", "rules"], b"");
+    assert!(shipped.status.success(), "{}", text(&shipped.stderr));
+    assert!(
+        !text(&shipped.stderr).contains("languages.toml"),
+        "{}",
+        text(&shipped.stderr)
+    );
+
+    let dir = std::env::temp_dir().join(format!("eudify-languages-check-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    RuleSource::export(&dir).expect("export");
+    let table = dir.join("languages.toml");
+    let dir_arg = dir.to_str().unwrap();
+    std::fs::write(
+        &table,
+        "[languages]\n\
+         hsb = { language = \"Upper Sorbian\", family = \"West Slavic\", case = true, profile = \"cs\" }\n\
+         xq = { language = \"X\", family = \"Y\", case = false, profile = \"csx\" }\n\
+         Q1 = { language = \"Q\", family = \"Y\", case = false, profile = \"cs\" }\n\
+         ab = { language = \"\", family = \"Y\", case = false, profile = \"universal\" }\n\
+         cs = { language = \"Czech\", family = \"West Slavic\", case = true, profile = \"cs\" }\n",
+    )
+    .unwrap();
+    let out = run(&["check", "--rules", dir_arg], b"");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let path = table.display().to_string();
+    for expected in [
+        format!("{path}:3:62: error: row `xq` names the profile `csx`, which does not exist"),
+        "did you mean `cs`?".to_string(),
+        format!("{path}:4:1: error: `Q1` is not a language code"),
+        format!("{path}:5:19: error: `language` of `ab` must be one line of text"),
+        format!(
+            "{path}:6:1: warning: row `cs` is never used: `--lang cs` selects the profile `cs`"
+        ),
+    ] {
+        assert!(
+            stderr.contains(&expected),
+            "missing `{expected}` in:\n{stderr}"
+        );
+    }
+    assert!(
+        !stderr.contains("row `hsb`") && !stderr.contains(":2:"),
+        "{stderr}"
+    );
+
+    std::fs::write(
+        &table,
+        "[languages]\nhsb = { language = \"Upper Sorbian\", case = true, profile = \"cs\" }\n",
+    )
+    .unwrap();
+    let out = run(&["check", "--rules", dir_arg], b"");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{path}:2:")) && stderr.contains("missing field `family`"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -309,7 +309,7 @@ fn push_lemma(out: &mut String, graph: &SentenceGraph, lemmas: &Lemmas, node: No
 
 /// Lemma of a marker word plus the lemmas of its basic `fixed` children, joined with `_` (a
 /// word of which nothing is left as a label part is left out, with its joint); forms, lower-cased,
-/// instead of lemmas where `spelling` says so.
+/// instead of lemmas, or the first word alone, where `spelling` says so.
 fn push_marker(
     graph: &SentenceGraph,
     lemmas: &Lemmas,
@@ -320,7 +320,7 @@ fn push_marker(
     const FIXED: u8 = crate::graph::bare_relation_code("fixed");
     let start = out.len();
     let children: &[u32] = match graph.node(node) {
-        Node::Word(n) => graph.basic_children(n),
+        Node::Word(n) if !spelling.first_word => graph.basic_children(n),
         _ => &[],
     };
     let all_forms = spelling.fixed_forms && children.iter().any(|&c| graph.basic_code(c) == FIXED);

@@ -845,8 +845,9 @@ pub enum TemplateValue {
     },
 }
 
-/// How the profile spells the words of a marker (settings `fixed_marker_forms` and
-/// `marker_form_upos`): by lemma, or by form where these say so. Lower-cased either way.
+/// How the profile spells the words of a marker (settings `fixed_marker_forms`,
+/// `marker_form_upos` and `fixed_marker_first`): by lemma, or by form where these say so, all
+/// its words or the first. Lower-cased either way.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct MarkerSpelling {
     /// Every word of a marker with `fixed` parts by its form (`na_základě`, not `na_základ`).
@@ -854,6 +855,8 @@ pub struct MarkerSpelling {
     /// Words whose UPOS is in this set ([`crate::graph::upos_bit`]) by their form
     /// (`including`, not `include`).
     pub form_upos: u32,
+    /// The first word only, without its `fixed` parts (bg `за да` → `за`).
+    pub first_word: bool,
 }
 
 /// An example with its expectations for this profile.

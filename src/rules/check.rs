@@ -1102,6 +1102,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                             .list("marker_form_upos")
                             .iter()
                             .fold(0, |bits, upos| bits | crate::graph::upos_bit(upos)),
+                        first_word: settings.flag("fixed_marker_first"),
                     };
                     self.action_var(n, scope).map(|node| TemplateValue::Marker { node, spelling })
                 }

@@ -145,6 +145,8 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
         .collect();
     let (lexicon, lexicon_errors) = Lexicon::load(source, &lexicon_names, &mut sources);
     diagnostics.extend(lexicon_errors);
+    // The table of fallback profiles, which only `--lang` of a language without a profile reads.
+    diagnostics.extend(super::profile::check_languages(source, &mut sources));
     let names = profile_names(source);
     // Every feature some profile declares (profile errors are reported by the loads below).
     let mut features: Vec<String> = Vec::new();

@@ -289,6 +289,92 @@ fn language_table(
         .map_err(|e| format!("{}: {}", source.display_path(LANGUAGES), e.message()))
 }
 
+/// A row of [`LANGUAGES`] as `eudify check` reads it: every value located, for errors.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckedRow {
+    language: Spanned<String>,
+    family: Spanned<String>,
+    #[allow(dead_code)] // read only to be type-checked: a bool
+    case: bool,
+    profile: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckedLanguages {
+    languages: std::collections::BTreeMap<Spanned<String>, CheckedRow>,
+}
+
+/// `eudify check` of the source's [`LANGUAGES`] (nothing when it has none: the embedded table
+/// is then used, and checked by the tests): the file reads with the row fields of
+/// [`LanguageRow`]; each code is a language code as UD writes it (two or three lower-case
+/// letters); language and family are one non-empty line; each profile exists. A row for a
+/// code that has a profile of its own is never used: a warning.
+pub(crate) fn check_languages(source: &RuleSource, sources: &mut SourceMap) -> Vec<Diagnostic> {
+    if !source.exists(LANGUAGES) {
+        return Vec::new();
+    }
+    let text = match source.read(LANGUAGES) {
+        Ok(text) => text.into_owned(),
+        Err(message) => {
+            return vec![Diagnostic::file_error(
+                source.display_path(LANGUAGES),
+                message,
+            )]
+        }
+    };
+    let file = sources.add(source.display_path(LANGUAGES), text);
+    let table: CheckedLanguages =
+        match toml::from_str(&sources.get(file).expect("file just added").text) {
+            Ok(table) => table,
+            Err(e) => return vec![toml_error(sources, file, &e)],
+        };
+    let names = profile_names(source);
+    let span = |s: &Spanned<String>| sources.span(file, s.span().start, s.span().end);
+    let mut diagnostics = Vec::new();
+    for (code, row) in &table.languages {
+        let name = code.get_ref();
+        let is_code = (2..=3).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_lowercase());
+        if !is_code {
+            diagnostics.push(Diagnostic::error(
+                span(code),
+                format!("`{name}` is not a language code (two or three lower-case letters, as UD writes it: `hsb`)"),
+            ));
+        } else if names.iter().any(|n| n == name) {
+            diagnostics.push(Diagnostic::warning(
+                span(code),
+                format!("row `{name}` is never used: `--lang {name}` selects the profile `{name}`"),
+            ));
+        }
+        for (field, value) in [("language", &row.language), ("family", &row.family)] {
+            let v = value.get_ref();
+            if v.trim().is_empty() || v.contains('\n') || v.trim() != v {
+                diagnostics.push(Diagnostic::error(
+                    span(value),
+                    format!(
+                        "`{field}` of `{name}` must be one line of text without surrounding spaces"
+                    ),
+                ));
+            }
+        }
+        let profile = row.profile.get_ref();
+        if !names.iter().any(|n| n == profile) {
+            let mut d = Diagnostic::error(
+                span(&row.profile),
+                format!("row `{name}` names the profile `{profile}`, which does not exist"),
+            );
+            if let Some(s) = super::check::closest(profile, names.iter().map(String::as_str)) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            }
+            diagnostics.push(d);
+        }
+    }
+    // In file order (the table is read sorted by code).
+    diagnostics.sort_by_key(|d| d.span.map(|s| s.start));
+    diagnostics
+}
+
 /// Which profile `--lang CODE` selects: the profile named `code`; else, for a treebank code
 /// `xx_tb`, the language profile `xx`; else the profile [`LANGUAGES`] gives for `xx`; else
 /// [`FALLBACK`]. The second value is a warning when it fell back, saying why.
