@@ -26,6 +26,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 classes="P S X R C G"
+# `eudify enhance --lang $1 $2 > $3`; its summary line (`… labels repaired (ROOT → root)`) is
+# expected on spaCy's output and not shown, its errors are.
+enhance() {
+  "$eudify" enhance --lang "$1" "$2" > "$3" 2> "$tmp/enhance.err" \
+    || { echo "$0: eudify enhance --lang $1 $2 failed:" >&2; cat "$tmp/enhance.err" >&2; exit 1; }
+}
 # `eval --json` of gold $1 and system $2 as `LAS ELAS EULAS`, then `class:precision` for each
 # added-edge class (`-` when the system has no edge of that class).
 scores() {
@@ -41,7 +47,7 @@ print(" ".join(out))' "$classes"
 # Precision of the edges every rule but `basic` made, `eval --by-rule` of $1 [$2] under --lang $3.
 rule_precision() {
   local gold=$1 lang=$2; shift 2
-  "$eudify" eval --by-rule --json --lang "$lang" "$gold" "$@" 2>/dev/null | python3 -c '
+  "$eudify" eval --by-rule --json --lang "$lang" "$gold" "$@" 2> "$tmp/by-rule.err" | python3 -c '
 import json, sys
 rules = [r for r in json.load(sys.stdin)["by_rule"]["rules"] if r["rule"] != "basic"]
 made = sum(r["produced"] for r in rules)
@@ -74,12 +80,13 @@ for parsed in "$shared"/eval-reference/*/parsed.conllu; do
   lang=${model%%_*}                          # cs
   gold="$shared/ud/${name%-*}/dev.conllu"
   [ -f "$gold" ] || { echo "$0: $name: no gold $gold" >&2; exit 1; }
-  "$eudify" enhance --lang basic "$parsed" > "$tmp/basic.conllu" 2>/dev/null
-  "$eudify" enhance --lang "$lang" "$parsed" > "$tmp/parsed.conllu" 2>/dev/null
-  "$eudify" enhance --lang "$lang" "$gold" > "$tmp/gold.conllu" 2>/dev/null
-  read -r -a sys <<< "$(scores "$gold" "$tmp/parsed.conllu")"
-  read -r -a base <<< "$(scores "$gold" "$tmp/basic.conllu")"
-  read -r -a ref <<< "$(scores "$gold" "$tmp/gold.conllu")"
+  enhance basic "$parsed" "$tmp/basic.conllu"
+  enhance "$lang" "$parsed" "$tmp/parsed.conllu"
+  enhance "$lang" "$gold" "$tmp/gold.conllu"
+  # Assigned first, so that a failing `eval` stops the script (set -e).
+  line=$(scores "$gold" "$tmp/parsed.conllu"); read -r -a sys <<< "$line"
+  line=$(scores "$gold" "$tmp/basic.conllu"); read -r -a base <<< "$line"
+  line=$(scores "$gold" "$tmp/gold.conllu"); read -r -a ref <<< "$line"
   las=${sys[0]} elas=${sys[1]} eulas=${sys[2]} basic_elas=${base[1]}
   ratio=$(python3 -c "print('%.3f' % ($elas / $las))")
   row="$name	$lang	$las	$basic_elas	$elas	$eulas	$ratio"
@@ -90,8 +97,8 @@ for parsed in "$shared"/eval-reference/*/parsed.conllu; do
     line="$line ${sys[$i]} / ${ref[$i]} |"
     i=$((i + 1))
   done
-  rp=$(rule_precision "$gold" "$lang" "$parsed")
-  rg=$(rule_precision "$gold" "$lang")
+  rp=$(rule_precision "$gold" "$lang" "$parsed") || { cat "$tmp/by-rule.err" >&2; exit 1; }
+  rg=$(rule_precision "$gold" "$lang") || { cat "$tmp/by-rule.err" >&2; exit 1; }
   echo "$row	$rp	$rg" >> "$tmp/parsed-scores.tsv"
   table="$table
 $line $rp / $rg |"
