@@ -52,7 +52,7 @@ pub fn sample_file(treebank: &str) -> PathBuf {
 }
 
 /// Whether this is a CI run, as insta decides it: `CI` set to anything but empty, `0` or `false`.
-fn is_ci() -> bool {
+pub fn is_ci() -> bool {
     !matches!(
         std::env::var("CI").as_deref(),
         Err(_) | Ok("" | "0" | "false")

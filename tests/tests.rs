@@ -15,6 +15,7 @@ mod invariants;
 mod labels;
 mod languages;
 mod limits;
+mod parsed_scores;
 mod robustness;
 mod rules_front;
 mod shared;
