@@ -237,9 +237,9 @@ fn profile_resolution_falls_back_with_warnings() {
     let source = RuleSource::embedded();
     assert_eq!(resolve_profile(&source, "en"), ("en".to_string(), None));
     assert_eq!(resolve_profile(&source, "EN").0, "en");
-    let (name, warning) = resolve_profile(&source, "en_gum");
+    let (name, warning) = resolve_profile(&source, "en_lines");
     assert_eq!(name, "en");
-    assert!(warning.unwrap().contains("`en_gum`"));
+    assert!(warning.unwrap().contains("`en_lines`"));
     let (name, warning) = resolve_profile(&source, "xx_tb");
     assert_eq!(name, "universal");
     assert!(warning.unwrap().contains("`xx`"));
