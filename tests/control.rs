@@ -124,7 +124,10 @@ fn conjoined_xcomps_each_get_the_controlled_subject() {
     expect(
         "en",
         en,
-        &[("1", "2:nsubj|4:nsubj:xsubj|6:nsubj:xsubj"), ("6", "2:xcomp|4:conj:and")],
+        &[
+            ("1", "2:nsubj|4:nsubj:xsubj|6:nsubj:xsubj"),
+            ("6", "2:xcomp|4:conj:and"),
+        ],
     );
     // A later conjunct with its own subject keeps it alone.
     let en_own = "
@@ -293,7 +296,11 @@ fn lexicons_choose_the_controller() {
         2 umožnil umožnit VERB VerbForm=Fin 0 root
         3 lidem člověk NOUN Case=Dat 2 obl:arg
         4 odejít odejít VERB VerbForm=Inf 2 xcomp";
-    expect("cs", cs, &[("1", "2:nsubj"), ("3", "2:obl:arg:dat|4:nsubj:xsubj")]);
+    expect(
+        "cs",
+        cs,
+        &[("1", "2:nsubj"), ("3", "2:obl:arg:dat|4:nsubj:xsubj")],
+    );
     let et = "
         1 See see PRON Case=Nom 2 nsubj
         2 võimaldas võimaldama VERB VerbForm=Fin 0 root

@@ -187,11 +187,7 @@ fn a_gapped_conjunct_takes_no_parent_once_its_conj_went_to_the_empty_node() {
         "8 divadla divadlo NOUN Case=Gen 6 orphan",
     ]);
     let got = deps("cs", &gapped);
-    assert_eq!(
-        got.get("6").map(String::as_str),
-        Some("6.1:dep"),
-        "{got:?}"
-    );
+    assert_eq!(got.get("6").map(String::as_str), Some("6.1:dep"), "{got:?}");
     assert!(
         got.get("6.1").is_some_and(|d| d.contains("2:conj")),
         "{got:?}"

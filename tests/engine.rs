@@ -1066,14 +1066,27 @@ fn relative_deps(lang: &str, words: &[&str], id: &str) -> String {
     for (i, w) in words.iter().enumerate() {
         let c: Vec<&str> = w.split(' ').collect();
         assert_eq!(c.len(), 6, "{w}");
-        input += &format!("{}\t{}\t{}\t{}\t_\t{}\t{}\t{}\t_\t_\n", i + 1, c[0], c[1], c[2], c[3], c[4], c[5]);
+        input += &format!(
+            "{}\t{}\t{}\t{}\t_\t{}\t{}\t{}\t_\t_\n",
+            i + 1,
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4],
+            c[5]
+        );
     }
     input.push('\n');
     let out = run(&["enhance", "--lang", lang], input.as_bytes());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let line = stdout.lines().find(|l| l.split('\t').next() == Some(id));
-    line.unwrap_or_else(|| panic!("no node {id}:\n{stdout}")).split('\t').nth(8).unwrap().to_string()
+    line.unwrap_or_else(|| panic!("no node {id}:\n{stdout}"))
+        .split('\t')
+        .nth(8)
+        .unwrap()
+        .to_string()
 }
 
 /// Each relative-clause rule of rules/universal/relative*.rules, rules/bg and rules/en under
@@ -1084,47 +1097,325 @@ fn relative_clauses_follow_each_treebanks_conventions() {
     let cases: &[(&str, &[&str], &str, &str)] = &[
         // acl_participle (fr): passive participle, present participle, past participle without
         // Voice (spaCy): passive, active with an auxiliary, active when unaccusative.
-        ("fr", &["énergie énergie NOUN _ 0 root", "dépensée dépenser VERB Tense=Past|VerbForm=Part|Voice=Pass 1 acl"], "1", "0:root|2:nsubj:pass"),
-        ("fr", &["pénalités pénalité NOUN _ 0 root", "portant porter VERB Tense=Pres|VerbForm=Part 1 acl"], "1", "0:root|2:nsubj"),
-        ("fr", &["énergie énergie NOUN _ 0 root", "dépensée dépenser VERB Tense=Past|VerbForm=Part 1 acl"], "1", "0:root|2:nsubj:pass"),
-        ("fr", &["patients patient NOUN _ 0 root", "ayant avoir AUX VerbForm=Part 3 aux:tense", "reçu recevoir VERB Tense=Past|VerbForm=Part 1 acl", "aspirine aspirine NOUN _ 3 obj"], "1", "0:root|3:nsubj"),
-        ("fr", &["Paulette Paulette PROPN _ 0 root", "née naître VERB Tense=Past|VerbForm=Part 1 acl"], "1", "0:root|2:nsubj"),
-        ("en", &["energy energy NOUN _ 0 root", "spent spend VERB Tense=Past|VerbForm=Part|Voice=Pass 1 acl"], "1", "0:root"),
+        (
+            "fr",
+            &[
+                "énergie énergie NOUN _ 0 root",
+                "dépensée dépenser VERB Tense=Past|VerbForm=Part|Voice=Pass 1 acl",
+            ],
+            "1",
+            "0:root|2:nsubj:pass",
+        ),
+        (
+            "fr",
+            &[
+                "pénalités pénalité NOUN _ 0 root",
+                "portant porter VERB Tense=Pres|VerbForm=Part 1 acl",
+            ],
+            "1",
+            "0:root|2:nsubj",
+        ),
+        (
+            "fr",
+            &[
+                "énergie énergie NOUN _ 0 root",
+                "dépensée dépenser VERB Tense=Past|VerbForm=Part 1 acl",
+            ],
+            "1",
+            "0:root|2:nsubj:pass",
+        ),
+        (
+            "fr",
+            &[
+                "patients patient NOUN _ 0 root",
+                "ayant avoir AUX VerbForm=Part 3 aux:tense",
+                "reçu recevoir VERB Tense=Past|VerbForm=Part 1 acl",
+                "aspirine aspirine NOUN _ 3 obj",
+            ],
+            "1",
+            "0:root|3:nsubj",
+        ),
+        (
+            "fr",
+            &[
+                "Paulette Paulette PROPN _ 0 root",
+                "née naître VERB Tense=Past|VerbForm=Part 1 acl",
+            ],
+            "1",
+            "0:root|2:nsubj",
+        ),
+        (
+            "en",
+            &[
+                "energy energy NOUN _ 0 root",
+                "spent spend VERB Tense=Past|VerbForm=Part|Voice=Pass 1 acl",
+            ],
+            "1",
+            "0:root",
+        ),
         // relcl_zero: uk що-relatives, EWT zero relatives (subject, object, stranded oblique,
         // passive); GUM (en) gives zero relatives no edge.
-        ("uk", &["той той DET PronType=Dem 0 root", "що що SCONJ _ 3 mark", "атестував атестувати VERB _ 1 acl:relcl"], "1", "0:root|3:nsubj"),
-        ("en_ewt", &["nukes nuke NOUN _ 0 root", "they they PRON _ 3 nsubj", "seen see VERB VerbForm=Part 1 acl:relcl"], "1", "0:root|3:obj"),
-        ("en", &["nukes nuke NOUN _ 0 root", "they they PRON _ 3 nsubj", "seen see VERB VerbForm=Part 1 acl:relcl"], "1", "0:root"),
-        ("en_ewt", &["freedom freedom NOUN _ 0 root", "we we PRON _ 3 nsubj", "believe believe VERB _ 1 acl:relcl", "in in ADP _ 3 obl"], "1", "0:root|3:obl"),
-        ("en_ewt", &["time time NOUN _ 0 root", "we we PRON _ 3 nsubj", "have have VERB _ 1 acl:relcl", "lights light NOUN _ 3 obj"], "1", "0:root|3:obl"),
-        ("en_ewt", &["money money NOUN _ 0 root", "being be AUX _ 3 aux:pass", "paid pay VERB VerbForm=Part 1 acl:relcl"], "1", "0:root|3:nsubj:pass"),
-        ("ta", &["பலர் பலர் NOUN _ 0 root", "வந்த வா VERB VerbForm=Part 1 acl:relcl"], "1", "0:root|2:nsubj"),
+        (
+            "uk",
+            &[
+                "той той DET PronType=Dem 0 root",
+                "що що SCONJ _ 3 mark",
+                "атестував атестувати VERB _ 1 acl:relcl",
+            ],
+            "1",
+            "0:root|3:nsubj",
+        ),
+        (
+            "en_ewt",
+            &[
+                "nukes nuke NOUN _ 0 root",
+                "they they PRON _ 3 nsubj",
+                "seen see VERB VerbForm=Part 1 acl:relcl",
+            ],
+            "1",
+            "0:root|3:obj",
+        ),
+        (
+            "en",
+            &[
+                "nukes nuke NOUN _ 0 root",
+                "they they PRON _ 3 nsubj",
+                "seen see VERB VerbForm=Part 1 acl:relcl",
+            ],
+            "1",
+            "0:root",
+        ),
+        (
+            "en_ewt",
+            &[
+                "freedom freedom NOUN _ 0 root",
+                "we we PRON _ 3 nsubj",
+                "believe believe VERB _ 1 acl:relcl",
+                "in in ADP _ 3 obl",
+            ],
+            "1",
+            "0:root|3:obl",
+        ),
+        (
+            "en_ewt",
+            &[
+                "time time NOUN _ 0 root",
+                "we we PRON _ 3 nsubj",
+                "have have VERB _ 1 acl:relcl",
+                "lights light NOUN _ 3 obj",
+            ],
+            "1",
+            "0:root|3:obl",
+        ),
+        (
+            "en_ewt",
+            &[
+                "money money NOUN _ 0 root",
+                "being be AUX _ 3 aux:pass",
+                "paid pay VERB VerbForm=Part 1 acl:relcl",
+            ],
+            "1",
+            "0:root|3:nsubj:pass",
+        ),
+        (
+            "ta",
+            &[
+                "பலர் பலர் NOUN _ 0 root",
+                "வந்த வா VERB VerbForm=Part 1 acl:relcl",
+            ],
+            "1",
+            "0:root|2:nsubj",
+        ),
         // Relative adverbs: obl (cs, uk, which keeps the adverb's edge), advmod (nl waar),
         // ref only (nl waarin, it dove); GUM keeps the adverb's edge, EWT does not.
-        ("cs", &["město město NOUN _ 0 root", "kde kde ADV PronType=Int,Rel 4 advmod", "on on PRON _ 4 nsubj", "žije žít VERB _ 1 acl:relcl"], "1", "0:root|4:obl"),
-        ("uk", &["точки точка NOUN _ 0 root", "де де ADV PronType=Rel 4 advmod", "вона вона PRON _ 4 nsubj", "перебувала перебувати VERB _ 1 acl:relcl"], "2", "1:ref|4:advmod"),
-        ("nl", &["huis huis NOUN _ 0 root", "waar waar ADV _ 4 advmod", "ik ik PRON _ 4 nsubj", "woon wonen VERB _ 1 acl:relcl"], "1", "0:root|4:advmod"),
-        ("nl", &["wereld wereld NOUN _ 0 root", "waarin waarin ADV _ 4 advmod", "verhalen verhaal NOUN _ 4 nsubj", "spelen spelen VERB _ 1 acl:relcl"], "1", "0:root"),
-        ("nl", &["wereld wereld NOUN _ 0 root", "waarin waarin ADV _ 4 advmod", "verhalen verhaal NOUN _ 4 nsubj", "spelen spelen VERB _ 1 acl:relcl"], "2", "1:ref"),
-        ("it", &["Kindu Kindu PROPN _ 0 root", "dove dove ADV _ 3 advmod", "inviati inviare VERB _ 1 acl:relcl"], "2", "1:ref"),
-        ("en", &["town town NOUN _ 0 root", "where where ADV PronType=Rel 4 advmod", "I I PRON _ 4 nsubj", "live live VERB _ 1 acl:relcl"], "2", "1:ref|4:advmod"),
-        ("en_ewt", &["town town NOUN _ 0 root", "where where ADV PronType=Rel 4 advmod", "I I PRON _ 4 nsubj", "live live VERB _ 1 acl:relcl"], "2", "1:ref"),
+        (
+            "cs",
+            &[
+                "město město NOUN _ 0 root",
+                "kde kde ADV PronType=Int,Rel 4 advmod",
+                "on on PRON _ 4 nsubj",
+                "žije žít VERB _ 1 acl:relcl",
+            ],
+            "1",
+            "0:root|4:obl",
+        ),
+        (
+            "uk",
+            &[
+                "точки точка NOUN _ 0 root",
+                "де де ADV PronType=Rel 4 advmod",
+                "вона вона PRON _ 4 nsubj",
+                "перебувала перебувати VERB _ 1 acl:relcl",
+            ],
+            "2",
+            "1:ref|4:advmod",
+        ),
+        (
+            "nl",
+            &[
+                "huis huis NOUN _ 0 root",
+                "waar waar ADV _ 4 advmod",
+                "ik ik PRON _ 4 nsubj",
+                "woon wonen VERB _ 1 acl:relcl",
+            ],
+            "1",
+            "0:root|4:advmod",
+        ),
+        (
+            "nl",
+            &[
+                "wereld wereld NOUN _ 0 root",
+                "waarin waarin ADV _ 4 advmod",
+                "verhalen verhaal NOUN _ 4 nsubj",
+                "spelen spelen VERB _ 1 acl:relcl",
+            ],
+            "1",
+            "0:root",
+        ),
+        (
+            "nl",
+            &[
+                "wereld wereld NOUN _ 0 root",
+                "waarin waarin ADV _ 4 advmod",
+                "verhalen verhaal NOUN _ 4 nsubj",
+                "spelen spelen VERB _ 1 acl:relcl",
+            ],
+            "2",
+            "1:ref",
+        ),
+        (
+            "it",
+            &[
+                "Kindu Kindu PROPN _ 0 root",
+                "dove dove ADV _ 3 advmod",
+                "inviati inviare VERB _ 1 acl:relcl",
+            ],
+            "2",
+            "1:ref",
+        ),
+        (
+            "en",
+            &[
+                "town town NOUN _ 0 root",
+                "where where ADV PronType=Rel 4 advmod",
+                "I I PRON _ 4 nsubj",
+                "live live VERB _ 1 acl:relcl",
+            ],
+            "2",
+            "1:ref|4:advmod",
+        ),
+        (
+            "en_ewt",
+            &[
+                "town town NOUN _ 0 root",
+                "where where ADV PronType=Rel 4 advmod",
+                "I I PRON _ 4 nsubj",
+                "live live VERB _ 1 acl:relcl",
+            ],
+            "2",
+            "1:ref",
+        ),
         // pt "o qual": the head of the fixed expression is the relative; nl `wat` (PronType=Int).
-        ("pt", &["situações situação NOUN _ 0 root", "as o PRON PronType=Dem 4 nsubj", "quais qual PRON PronType=Rel 2 fixed", "ocorrem ocorrer VERB _ 1 acl:relcl"], "2", "1:ref"),
-        ("nl", &["Aspro Aspro PROPN _ 0 root", "wat wat PRON PronType=Int 3 nsubj", "veroverde veroveren VERB _ 1 acl:relcl"], "1", "0:root|3:nsubj"),
+        (
+            "pt",
+            &[
+                "situações situação NOUN _ 0 root",
+                "as o PRON PronType=Dem 4 nsubj",
+                "quais qual PRON PronType=Rel 2 fixed",
+                "ocorrem ocorrer VERB _ 1 acl:relcl",
+            ],
+            "2",
+            "1:ref",
+        ),
+        (
+            "nl",
+            &[
+                "Aspro Aspro PROPN _ 0 root",
+                "wat wat PRON PronType=Int 3 nsubj",
+                "veroverde veroveren VERB _ 1 acl:relcl",
+            ],
+            "1",
+            "0:root|3:nsubj",
+        ),
         // A possessive relative determiner: the noun is an nmod (cs).
-        ("cs", &["jednotky jednotka NOUN _ 0 root", "jejichž jehož DET Poss=Yes|PronType=Rel 3 det", "likvidace likvidace NOUN _ 4 nsubj", "proběhla proběhnout VERB _ 1 acl:relcl"], "1", "0:root|3:nmod"),
+        (
+            "cs",
+            &[
+                "jednotky jednotka NOUN _ 0 root",
+                "jejichž jehož DET Poss=Yes|PronType=Rel 3 det",
+                "likvidace likvidace NOUN _ 4 nsubj",
+                "proběhla proběhnout VERB _ 1 acl:relcl",
+            ],
+            "1",
+            "0:root|3:nmod",
+        ),
         // et: the noun keeps the copular subject label the pronoun had in the basic tree.
-        ("et", &["tädi tädi NOUN _ 0 root", "kes kes PRON PronType=Int,Rel 4 nsubj:cop", "on olema AUX _ 4 cop", "hea hea ADJ _ 1 acl:relcl"], "1", "0:root|4:nsubj:cop"),
+        (
+            "et",
+            &[
+                "tädi tädi NOUN _ 0 root",
+                "kes kes PRON PronType=Int,Rel 4 nsubj:cop",
+                "on olema AUX _ 4 cop",
+                "hea hea ADJ _ 1 acl:relcl",
+            ],
+            "1",
+            "0:root|4:nsubj:cop",
+        ),
         // Conjuncts of a relative clause share the noun as subject in sv, not in uk.
-        ("sv", &["personer person NOUN _ 0 root", "som som PRON PronType=Rel 3 nsubj", "känner känna VERB _ 1 acl:relcl", "och och CCONJ _ 5 cc", "tar ta VERB _ 3 conj"], "1", "0:root|3:nsubj|5:nsubj"),
-        ("uk", &["автора автор NOUN _ 0 root", "який який DET PronType=Rel 3 nsubj", "почуває почувати VERB _ 1 acl:relcl", "і і CCONJ _ 5 cc", "діє діяти VERB _ 3 conj"], "1", "0:root|3:nsubj"),
+        (
+            "sv",
+            &[
+                "personer person NOUN _ 0 root",
+                "som som PRON PronType=Rel 3 nsubj",
+                "känner känna VERB _ 1 acl:relcl",
+                "och och CCONJ _ 5 cc",
+                "tar ta VERB _ 3 conj",
+            ],
+            "1",
+            "0:root|3:nsubj|5:nsubj",
+        ),
+        (
+            "uk",
+            &[
+                "автора автор NOUN _ 0 root",
+                "який який DET PronType=Rel 3 nsubj",
+                "почуває почувати VERB _ 1 acl:relcl",
+                "і і CCONJ _ 5 cc",
+                "діє діяти VERB _ 3 conj",
+            ],
+            "1",
+            "0:root|3:nsubj",
+        ),
         // bg: an adverbial clause with защото is a relative clause on the main predicate.
-        ("bg", &["Той той PRON _ 2 nsubj", "пръска пръскам VERB _ 0 root", "защото защото ADV _ 4 advmod", "са съм AUX _ 2 advcl"], "3", "2:ref"),
+        (
+            "bg",
+            &[
+                "Той той PRON _ 2 nsubj",
+                "пръска пръскам VERB _ 0 root",
+                "защото защото ADV _ 4 advmod",
+                "са съм AUX _ 2 advcl",
+            ],
+            "3",
+            "2:ref",
+        ),
         // en: a sentential relative is the csubj of its clause's antecedent.
-        ("en", &["He he PRON _ 2 nsubj", "left leave VERB _ 0 root", "which which PRON PronType=Rel 4 nsubj", "surprised surprise VERB _ 2 advcl:relcl"], "2", "0:root|4:csubj"),
+        (
+            "en",
+            &[
+                "He he PRON _ 2 nsubj",
+                "left leave VERB _ 0 root",
+                "which which PRON PronType=Rel 4 nsubj",
+                "surprised surprise VERB _ 2 advcl:relcl",
+            ],
+            "2",
+            "0:root|4:csubj",
+        ),
     ];
     for (lang, words, id, expected) in cases {
-        assert_eq!(relative_deps(lang, words, id), *expected, "--lang {lang}, node {id} of {words:?}");
+        assert_eq!(
+            relative_deps(lang, words, id),
+            *expected,
+            "--lang {lang}, node {id} of {words:?}"
+        );
     }
 }

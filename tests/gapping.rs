@@ -235,5 +235,8 @@ fn an_unknown_node_place_puts_the_node_after_the_head() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("\n5.1\teet\t"), "{stdout}");
-    assert!(stdout.contains("\n5\tMarie\tMarie\tPROPN\t_\t_\t2\tconj\t5.1:nsubj\t"), "{stdout}");
+    assert!(
+        stdout.contains("\n5\tMarie\tMarie\tPROPN\t_\t_\t2\tconj\t5.1:nsubj\t"),
+        "{stdout}"
+    );
 }
