@@ -1361,6 +1361,73 @@ fn relative_clauses_follow_each_treebanks_conventions() {
             "1",
             "0:root|4:nsubj:cop",
         ),
+        // et: a relative pronoun heading its clause ("see, kellel on lipuke") is a ref, and
+        // the noun takes the clause's subject.
+        (
+            "et",
+            &[
+                "see see PRON PronType=Dem 0 root",
+                "kellel kes PRON PronType=Int,Rel 1 acl:relcl",
+                "on olema AUX _ 2 cop",
+                "lipuke lipuke NOUN _ 2 nsubj:cop",
+            ],
+            "4",
+            "1:nsubj|2:nsubj",
+        ),
+        (
+            "et",
+            &[
+                "see see PRON PronType=Dem 0 root",
+                "kellel kes PRON PronType=Int,Rel 1 acl:relcl",
+                "on olema AUX _ 2 cop",
+                "lipuke lipuke NOUN _ 2 nsubj:cop",
+            ],
+            "2",
+            "1:ref",
+        ),
+        // et: the pronoun of a relative clause conjoined to another is replaced by the noun too.
+        (
+            "et",
+            &[
+                "rahvakild rahvakild NOUN _ 0 root",
+                "millele mis PRON PronType=Int,Rel 3 obl",
+                "pandi panema VERB _ 1 acl:relcl",
+                "ja ja CCONJ _ 6 cc",
+                "mis mis PRON PronType=Int,Rel 6 nsubj",
+                "püüab püüdma VERB _ 3 conj",
+            ],
+            "1",
+            "0:root|3:obl|6:nsubj",
+        ),
+        // et: a pronoun heading a conjoined relative clause gives the noun no conj edge.
+        (
+            "et",
+            &[
+                "klient klient NOUN _ 0 root",
+                "kes kes PRON PronType=Int,Rel 3 nsubj",
+                "maksis maksma VERB _ 1 acl:relcl",
+                "ja ja CCONJ _ 5 cc",
+                "kellega kes PRON PronType=Int,Rel 3 conj",
+                "polnud olema AUX _ 5 cop",
+                "probleeme probleem NOUN _ 5 nsubj:cop",
+            ],
+            "1",
+            "0:root|3:nsubj",
+        ),
+        // et: a later conjunct of a copular relative clause gets the noun as plain nsubj.
+        (
+            "et",
+            &[
+                "need see PRON _ 0 root",
+                "kes kes PRON PronType=Int,Rel 4 nsubj:cop",
+                "on olema AUX _ 4 cop",
+                "ausad aus ADJ _ 1 acl:relcl",
+                "ja ja CCONJ _ 6 cc",
+                "helded helde ADJ _ 4 conj",
+            ],
+            "1",
+            "0:root|4:nsubj:cop|6:nsubj",
+        ),
         // Conjuncts of a relative clause share the noun as subject in sv, not in uk.
         (
             "sv",

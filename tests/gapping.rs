@@ -240,3 +240,34 @@ fn an_unknown_node_place_puts_the_node_after_the_head() {
         "{stdout}"
     );
 }
+
+/// Estonian: an unmarked partitive or genitive remnant is the object when the full verb has
+/// one (gapping_remnant_object_case, `remnant_object_cases`; the universal reading would make
+/// the partitive an oblique), and a symbol takes the relation of the full verb's symbol
+/// (gapping_remnant_symbol; without it `%` would be `dep`).
+#[test]
+fn estonian_object_case_and_symbol_remnants_take_their_counterparts_relations() {
+    assert_eq!(
+        deps("et", "et_object.conllu"),
+        [
+            "1 2:nsubj",
+            "2 0:root",
+            "3 2:obj",
+            "4 5.1:punct",
+            "5 5.1:obj",
+            "5.1 0:root|2:conj",
+            "6 5.1:advmod",
+            "7 2:punct",
+            "1 2:nsubj",
+            "2 0:root",
+            "3 4:nummod",
+            "4 2:obl",
+            "5 6.1:punct",
+            "6 6.1:nsubj",
+            "6.1 0:root|2:conj",
+            "7 8:nummod",
+            "8 6.1:obl",
+            "9 2:punct"
+        ]
+    );
+}

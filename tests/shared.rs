@@ -369,3 +369,75 @@ fn a_subject_after_the_first_verb_is_shared_where_the_treebank_does() {
     );
     assert_eq!(deps(&RuleSource::embedded(), "cs", &input)[2], "2:nsubj");
 }
+
+#[test]
+fn an_estonian_impersonal_or_modal_infinitive_conjunct_takes_no_shared_subject() {
+    // "Pere tahtis ja maksti ja saab salvestada ja läks": the impersonal maksti and the
+    // infinitive with a modal of its own take no subject (impersonal_verbforms,
+    // unshared_aux_verbforms), the active läks does; without the two settings all three would.
+    let input = sentence(&[
+        ("Pere", "NOUN", "Case=Nom|Number=Sing", 2, "nsubj"),
+        (
+            "tahtis",
+            "VERB",
+            "Mood=Ind|Number=Sing|Person=3|VerbForm=Fin|Voice=Act",
+            0,
+            "root",
+        ),
+        ("ja", "CCONJ", "_", 4, "cc"),
+        ("maksti", "VERB", "Mood=Ind|VerbForm=Fin|Voice=Pass", 2, "conj"),
+        ("ja", "CCONJ", "_", 7, "cc"),
+        ("saab", "AUX", "Mood=Ind|Person=3|VerbForm=Fin", 7, "aux"),
+        ("salvestada", "VERB", "VerbForm=Inf", 2, "conj"),
+        ("ja", "CCONJ", "_", 9, "cc"),
+        (
+            "läks",
+            "VERB",
+            "Mood=Ind|Number=Sing|Person=3|VerbForm=Fin|Voice=Act",
+            2,
+            "conj",
+        ),
+    ]);
+    assert_eq!(deps(&RuleSource::embedded(), "et", &input)[0], "2:nsubj|9:nsubj");
+    let dir = exported();
+    std::fs::write(
+        dir.join("profiles/et_every_conjunct.toml"),
+        "name = \"et_every_conjunct\"\ndescription = \"et sharing with every conjunct\"\nextends = \"et\"\n[settings]\nimpersonal_verbforms = []\nunshared_aux_verbforms = []\n",
+    )
+    .unwrap();
+    assert_eq!(
+        deps(&RuleSource::from_dir(dir).unwrap(), "et_every_conjunct", &input)[0],
+        "2:nsubj|4:nsubj|7:nsubj|9:nsubj"
+    );
+}
+
+#[test]
+fn a_subject_without_person_is_not_shared_with_a_first_or_second_person_verb() {
+    // et "See kummitab ja ärkan ja kordub": ärkan (I wake) has a subject of its own, dropped;
+    // kordub (it recurs) shares "see".
+    let input = sentence(&[
+        ("See", "PRON", "Case=Nom|Number=Sing|PronType=Dem", 2, "nsubj"),
+        ("kummitab", "VERB", "Number=Sing|Person=3|VerbForm=Fin", 0, "root"),
+        ("ja", "CCONJ", "_", 4, "cc"),
+        ("ärkan", "VERB", "Number=Sing|Person=1|VerbForm=Fin", 2, "conj"),
+        ("ja", "CCONJ", "_", 6, "cc"),
+        ("kordub", "VERB", "Number=Sing|Person=3|VerbForm=Fin", 2, "conj"),
+    ]);
+    check("et", "shared_subject", &input, &[(1, "2:nsubj|6:nsubj")]);
+}
+
+#[test]
+fn an_estonian_nominative_nominal_conjunct_shares_the_subject() {
+    // "Maja on suur ja ilus, majas ...": ilus (nominative) shares the subject, the inessive
+    // majas does not.
+    let input = sentence(&[
+        ("Maja", "NOUN", "Case=Nom|Number=Sing", 3, "nsubj:cop"),
+        ("on", "AUX", "_", 3, "cop"),
+        ("suur", "ADJ", "Case=Nom|Number=Sing", 0, "root"),
+        ("ja", "CCONJ", "_", 5, "cc"),
+        ("ilus", "ADJ", "Case=Nom|Number=Sing", 3, "conj"),
+        ("ja", "CCONJ", "_", 7, "cc"),
+        ("majas", "NOUN", "Case=Ine|Number=Sing", 3, "conj"),
+    ]);
+    check("et", "et_shared_subject_nominative", &input, &[(1, "3:nsubj|5:nsubj")]);
+}
