@@ -385,7 +385,13 @@ fn an_estonian_impersonal_or_modal_infinitive_conjunct_takes_no_shared_subject()
             "root",
         ),
         ("ja", "CCONJ", "_", 4, "cc"),
-        ("maksti", "VERB", "Mood=Ind|VerbForm=Fin|Voice=Pass", 2, "conj"),
+        (
+            "maksti",
+            "VERB",
+            "Mood=Ind|VerbForm=Fin|Voice=Pass",
+            2,
+            "conj",
+        ),
         ("ja", "CCONJ", "_", 7, "cc"),
         ("saab", "AUX", "Mood=Ind|Person=3|VerbForm=Fin", 7, "aux"),
         ("salvestada", "VERB", "VerbForm=Inf", 2, "conj"),
@@ -398,7 +404,10 @@ fn an_estonian_impersonal_or_modal_infinitive_conjunct_takes_no_shared_subject()
             "conj",
         ),
     ]);
-    assert_eq!(deps(&RuleSource::embedded(), "et", &input)[0], "2:nsubj|9:nsubj");
+    assert_eq!(
+        deps(&RuleSource::embedded(), "et", &input)[0],
+        "2:nsubj|9:nsubj"
+    );
     let dir = exported();
     std::fs::write(
         dir.join("profiles/et_every_conjunct.toml"),
@@ -406,7 +415,11 @@ fn an_estonian_impersonal_or_modal_infinitive_conjunct_takes_no_shared_subject()
     )
     .unwrap();
     assert_eq!(
-        deps(&RuleSource::from_dir(dir).unwrap(), "et_every_conjunct", &input)[0],
+        deps(
+            &RuleSource::from_dir(dir).unwrap(),
+            "et_every_conjunct",
+            &input
+        )[0],
         "2:nsubj|4:nsubj|7:nsubj|9:nsubj"
     );
 }
@@ -416,12 +429,36 @@ fn a_subject_without_person_is_not_shared_with_a_first_or_second_person_verb() {
     // et "See kummitab ja ärkan ja kordub": ärkan (I wake) has a subject of its own, dropped;
     // kordub (it recurs) shares "see".
     let input = sentence(&[
-        ("See", "PRON", "Case=Nom|Number=Sing|PronType=Dem", 2, "nsubj"),
-        ("kummitab", "VERB", "Number=Sing|Person=3|VerbForm=Fin", 0, "root"),
+        (
+            "See",
+            "PRON",
+            "Case=Nom|Number=Sing|PronType=Dem",
+            2,
+            "nsubj",
+        ),
+        (
+            "kummitab",
+            "VERB",
+            "Number=Sing|Person=3|VerbForm=Fin",
+            0,
+            "root",
+        ),
         ("ja", "CCONJ", "_", 4, "cc"),
-        ("ärkan", "VERB", "Number=Sing|Person=1|VerbForm=Fin", 2, "conj"),
+        (
+            "ärkan",
+            "VERB",
+            "Number=Sing|Person=1|VerbForm=Fin",
+            2,
+            "conj",
+        ),
         ("ja", "CCONJ", "_", 6, "cc"),
-        ("kordub", "VERB", "Number=Sing|Person=3|VerbForm=Fin", 2, "conj"),
+        (
+            "kordub",
+            "VERB",
+            "Number=Sing|Person=3|VerbForm=Fin",
+            2,
+            "conj",
+        ),
     ]);
     check("et", "shared_subject", &input, &[(1, "2:nsubj|6:nsubj")]);
 }
@@ -439,5 +476,10 @@ fn an_estonian_nominative_nominal_conjunct_shares_the_subject() {
         ("ja", "CCONJ", "_", 7, "cc"),
         ("majas", "NOUN", "Case=Ine|Number=Sing", 3, "conj"),
     ]);
-    check("et", "et_shared_subject_nominative", &input, &[(1, "3:nsubj|5:nsubj")]);
+    check(
+        "et",
+        "et_shared_subject_nominative",
+        &input,
+        &[(1, "3:nsubj|5:nsubj")],
+    );
 }
