@@ -240,3 +240,23 @@ fn an_unknown_node_place_puts_the_node_after_the_head() {
         "{stdout}"
     );
 }
+
+/// Finnish: a gapped clause with no subject among its remnants shares the full clause's
+/// subject on its empty node (rules/fi/gapping.rules, fi_gapping_empty_shared_subject).
+#[test]
+fn finnish_gapped_clause_without_a_subject_shares_the_full_clauses() {
+    assert_eq!(
+        deps("fi", "fi_subject.conllu"),
+        [
+            "1 2:nsubj|5.1:nsubj",
+            "2 0:root",
+            "3 2:obl",
+            "4 2:obj",
+            "5 5.1:cc|6:cc",
+            "5.1 2:conj",
+            "6 2:conj|5.1:obl",
+            "7 5.1:obj",
+            "8 2:punct"
+        ]
+    );
+}
