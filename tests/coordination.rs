@@ -289,3 +289,22 @@ fn the_relative_clause_of_the_first_conjunct_is_its_own() {
     expect(&relative, "2", &[("cs", "1:obj|6:obj")]);
     expect(&relative, "8", &[("cs", "1:obj|2:conj")]);
 }
+
+#[test]
+fn a_finnish_passive_conjunct_shares_no_subject() {
+    // "Iglesias esitti kappaleen ja se julkaistiin": the impersonal passive has no subject
+    // (rules/fi/coordination.rules); an active conjunct shares it (universal shared_subject)
+    let passive = sentence(&[
+        "1 Iglesias Iglesias PROPN Case=Nom|Number=Sing 2 nsubj",
+        "2 esitti esittää VERB Mood=Ind|Number=Sing|Person=3|Tense=Past|VerbForm=Fin|Voice=Act 0 root",
+        "3 kappaleen kappale NOUN Case=Gen|Number=Sing 2 obj",
+        "4 ja ja CCONJ _ 5 cc",
+        "5 julkaistiin julkaista VERB Mood=Ind|Tense=Past|VerbForm=Fin|Voice=Pass 2 conj",
+    ]);
+    expect(&passive, "1", &[("fi", "2:nsubj")]);
+    let active = passive.replace(
+        "Mood=Ind|Tense=Past|VerbForm=Fin|Voice=Pass",
+        "Mood=Ind|Number=Sing|Person=3|Tense=Past|VerbForm=Fin|Voice=Act",
+    );
+    expect(&active, "1", &[("fi", "2:nsubj|5:nsubj")]);
+}
