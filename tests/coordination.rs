@@ -322,6 +322,10 @@ fn a_finnish_nested_nominal_conjunct_shares_the_copula_and_subject() {
         "6 ja ja CCONJ _ 7 cc",
         "7 hiiri hiiri NOUN Case=Nom|Number=Sing 5 conj",
     ]);
-    expect(&nested, "1", &[("fi", "3:nsubj:cop|5:nsubj:cop|7:nsubj:cop")]);
+    expect(
+        &nested,
+        "1",
+        &[("fi", "3:nsubj:cop|5:nsubj:cop|7:nsubj:cop")],
+    );
     expect(&nested, "2", &[("fi", "3:cop|5:cop|7:cop")]);
 }
