@@ -260,3 +260,12 @@ fn finnish_gapped_clause_without_a_subject_shares_the_full_clauses() {
         ]
     );
 }
+
+/// Finnish: an unmarked partitive remnant with no counterpart of its Case is the object of
+/// the missing verb (rules/fi/gapping.rules, fi_gapping_partitive_object), not `obl`.
+#[test]
+fn finnish_partitive_remnant_without_counterpart_is_the_object() {
+    let deps = deps("fi", "fi_partitive.conllu");
+    assert!(deps.contains(&"5 1:conj|3.1:obj".to_string()), "{deps:?}");
+    assert!(deps.contains(&"3.1 1:conj".to_string()), "{deps:?}");
+}
