@@ -289,3 +289,43 @@ fn the_relative_clause_of_the_first_conjunct_is_its_own() {
     expect(&relative, "2", &[("cs", "1:obj|6:obj")]);
     expect(&relative, "8", &[("cs", "1:obj|2:conj")]);
 }
+
+#[test]
+fn a_finnish_passive_conjunct_shares_no_subject() {
+    // "Iglesias esitti kappaleen ja se julkaistiin": the impersonal passive has no subject
+    // (rules/fi/coordination.rules); an active conjunct shares it (universal shared_subject)
+    let passive = sentence(&[
+        "1 Iglesias Iglesias PROPN Case=Nom|Number=Sing 2 nsubj",
+        "2 esitti esittää VERB Mood=Ind|Number=Sing|Person=3|Tense=Past|VerbForm=Fin|Voice=Act 0 root",
+        "3 kappaleen kappale NOUN Case=Gen|Number=Sing 2 obj",
+        "4 ja ja CCONJ _ 5 cc",
+        "5 julkaistiin julkaista VERB Mood=Ind|Tense=Past|VerbForm=Fin|Voice=Pass 2 conj",
+    ]);
+    expect(&passive, "1", &[("fi", "2:nsubj")]);
+    let active = passive.replace(
+        "Mood=Ind|Tense=Past|VerbForm=Fin|Voice=Pass",
+        "Mood=Ind|Number=Sing|Person=3|Tense=Past|VerbForm=Fin|Voice=Act",
+    );
+    expect(&active, "1", &[("fi", "2:nsubj|5:nsubj")]);
+}
+
+#[test]
+fn a_finnish_nested_nominal_conjunct_shares_the_copula_and_subject() {
+    // "Se on kissa, koira ja hiiri": hiiri is a conjunct of koira in the basic tree and shares
+    // what koira shares of kissa (rules/fi/coordination.rules, fi_shared_nested)
+    let nested = sentence(&[
+        "1 Se se PRON Case=Nom|Number=Sing|PronType=Dem 3 nsubj:cop",
+        "2 on olla AUX Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin|Voice=Act 3 cop",
+        "3 kissa kissa NOUN Case=Nom|Number=Sing 0 root",
+        "4 , , PUNCT _ 5 punct",
+        "5 koira koira NOUN Case=Nom|Number=Sing 3 conj",
+        "6 ja ja CCONJ _ 7 cc",
+        "7 hiiri hiiri NOUN Case=Nom|Number=Sing 5 conj",
+    ]);
+    expect(
+        &nested,
+        "1",
+        &[("fi", "3:nsubj:cop|5:nsubj:cop|7:nsubj:cop")],
+    );
+    expect(&nested, "2", &[("fi", "3:cop|5:cop|7:cop")]);
+}

@@ -271,3 +271,31 @@ fn estonian_object_case_and_symbol_remnants_take_their_counterparts_relations() 
         ]
     );
 }
+/// Finnish: a gapped clause with no subject among its remnants shares the full clause's
+/// subject on its empty node (rules/fi/gapping.rules, fi_gapping_empty_shared_subject).
+#[test]
+fn finnish_gapped_clause_without_a_subject_shares_the_full_clauses() {
+    assert_eq!(
+        deps("fi", "fi_subject.conllu"),
+        [
+            "1 2:nsubj|5.1:nsubj",
+            "2 0:root",
+            "3 2:obl",
+            "4 2:obj",
+            "5 5.1:cc|6:cc",
+            "5.1 2:conj",
+            "6 2:conj|5.1:obl",
+            "7 5.1:obj",
+            "8 2:punct"
+        ]
+    );
+}
+
+/// Finnish: an unmarked partitive remnant with no counterpart of its Case is the object of
+/// the missing verb (rules/fi/gapping.rules, fi_gapping_partitive_object), not `obl`.
+#[test]
+fn finnish_partitive_remnant_without_counterpart_is_the_object() {
+    let deps = deps("fi", "fi_partitive.conllu");
+    assert!(deps.contains(&"5 1:conj|3.1:obj".to_string()), "{deps:?}");
+    assert!(deps.contains(&"3.1 1:conj".to_string()), "{deps:?}");
+}

@@ -19,4 +19,5 @@ mod parsed_scores;
 mod robustness;
 mod rules_front;
 mod shared;
+mod treebank_rules;
 mod validate;
