@@ -1,7 +1,7 @@
 //! The parent of a coordination and the labels of later conjuncts, as each treebank has them:
 //! the profile settings `conj_parent_never`, `conj_parent_nested`, `conj_own_marker`,
-//! `conj_relation_by_category` and `conj_basic_label`, each run through the whole profile on a
-//! sentence where two profiles that set it differently must disagree.
+//! `conj_relation_by_category`, `conj_basic_label` and `conj_predicate_upos`, each run through
+//! the whole profile on a sentence where two profiles that set it differently must disagree.
 
 use crate::common::{run, text};
 use std::collections::BTreeMap;
@@ -328,4 +328,37 @@ fn a_finnish_nested_nominal_conjunct_shares_the_copula_and_subject() {
         &[("fi", "3:nsubj:cop|5:nsubj:cop|7:nsubj:cop")],
     );
     expect(&nested, "2", &[("fi", "3:cop|5:cop|7:cop")]);
+}
+
+#[test]
+fn a_noun_conjoined_to_a_verb_takes_its_parent_only_with_a_predicates_dependents() {
+    // cs lists NOUN in conj_predicate_upos (a parse's misattached noun), sk does not: the bare
+    // noun (6) takes the ccomp only in sk, the noun with its own copula and subject (10) in both
+    let clause = sentence(&[
+        "1 Řekl říci VERB _ 0 root",
+        "2 , , PUNCT _ 4 punct",
+        "3 že že SCONJ _ 4 mark",
+        "4 odpisuje odpisovat VERB _ 1 ccomp",
+        "5 a a CCONJ _ 6 cc",
+        "6 díla dílo NOUN Case=Nom 4 conj",
+        "7 a a CCONJ _ 10 cc",
+        "8 dílo dílo NOUN Case=Nom 10 nsubj",
+        "9 je být AUX _ 10 cop",
+        "10 památkou památka NOUN Case=Ins 4 conj",
+    ]);
+    expect(&clause, "6", &[("cs", "4:conj"), ("sk", "1:ccomp|4:conj")]);
+    expect(&clause, "10", &[("cs", "1:ccomp|4:conj"), ("sk", "1:ccomp|4:conj")]);
+    // the same for the root (conj_root): no 0:root for the bare noun, one for the copular clause
+    let root = sentence(&[
+        "1 Majetek majetek NOUN Case=Nom 2 nsubj",
+        "2 odpisuje odpisovat VERB _ 0 root",
+        "3 , , PUNCT _ 4 punct",
+        "4 díla dílo NOUN Case=Nom 2 conj",
+        "5 a a CCONJ _ 8 cc",
+        "6 dílo dílo NOUN Case=Nom 8 nsubj",
+        "7 je být AUX _ 8 cop",
+        "8 památkou památka NOUN Case=Ins 2 conj",
+    ]);
+    expect(&root, "4", &[("cs", "2:conj")]);
+    expect(&root, "8", &[("cs", "0:root|2:conj")]);
 }
