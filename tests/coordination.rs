@@ -362,3 +362,20 @@ fn a_noun_conjoined_to_a_verb_takes_its_parent_only_with_a_predicates_dependents
     expect(&root, "4", &[("cs", "2:conj")]);
     expect(&root, "8", &[("cs", "0:root|2:conj")]);
 }
+
+#[test]
+fn a_latvian_debitive_conjunct_does_not_share_a_nominative_subject() {
+    // "stādi iesakņojas un aug, un ar nezālēm jācīnās": aug shares stādi, the debitive jācīnās
+    // (its subject would be dative) does not
+    let debitive = sentence(&[
+        "1 stādi stāds NOUN Case=Nom 2 nsubj",
+        "2 iesakņojas iesakņoties VERB Mood=Ind 0 root",
+        "3 un un CCONJ _ 4 cc",
+        "4 aug augt VERB Mood=Ind 2 conj",
+        "5 un un CCONJ _ 8 cc",
+        "6 ar ar ADP _ 7 case",
+        "7 nezālēm nezāle NOUN Case=Dat 8 obl",
+        "8 jācīnās cīnīties VERB Mood=Nec 2 conj",
+    ]);
+    expect(&debitive, "1", &[("lv", "2:nsubj|4:nsubj")]);
+}

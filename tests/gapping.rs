@@ -135,6 +135,33 @@ fn latvian_remnants_without_a_counterpart_are_read_off_their_case() {
     );
 }
 
+/// LVTB's empty nodes are active verbs: the remnant of a passive subject is nsubj
+/// (lv_empty_node_subject_active); the quotation marks around a remnant's name stay on it while
+/// the clause's comma and dash go to the empty node (lv_quotes_stay_with_name).
+#[test]
+fn latvian_remnants_are_active_subjects_and_keep_their_quotes() {
+    assert_eq!(
+        deps("lv", "lv_quoted.conllu"),
+        [
+            "1 2:punct",
+            "2 4:nsubj:pass",
+            "3 2:punct",
+            "4 0:root",
+            "5 6:amod",
+            "6 4:obl:loc",
+            "7 9.1:punct",
+            "8 9:punct",
+            "9 9.1:nsubj",
+            "9.1 4:conj",
+            "10 9:punct",
+            "11 9.1:punct",
+            "12 13:amod",
+            "13 9.1:obl:loc",
+            "14 4:punct"
+        ]
+    );
+}
+
 /// Finnish TDT keeps the remnant's conj and coordinator beside the empty node's
 /// (gapping_remnant_keeps_conj, remnant_keeps_conj), and puts the node before the first
 /// remnant (gapping_empty_node_before_first_orphan).
