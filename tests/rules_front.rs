@@ -976,6 +976,26 @@ fn settings_take_declared_defaults_and_inherit() {
     );
 }
 
+/// Every shipped string setting says what it holds (`values`, or `items` of a checked kind), so
+/// that a misspelt value in a profile or a rule is an error rather than a value no rule tests.
+#[test]
+fn shipped_string_settings_declare_their_values() {
+    use eudify::rules::profile::SettingType;
+    use eudify::rules::vocabulary::Items;
+    let vocabulary = eudify::rules::vocabulary::Vocabulary::embedded();
+    let unchecked: Vec<&String> = vocabulary
+        .settings
+        .iter()
+        .filter(|(_, d)| d.kind == SettingType::Text && d.values.is_empty() && d.items == Items::Text)
+        .map(|(name, _)| name)
+        .collect();
+    assert!(
+        unchecked.is_empty(),
+        "string settings without `values` or `items` in rules/vocabulary.toml: {unchecked:?}"
+    );
+    assert!(vocabulary.settings.values().any(|d| d.kind == SettingType::Text));
+}
+
 /// Unknown settings, wrong types and bad list items in a profile; a vocabulary that declares a
 /// setting wrongly.
 #[test]
