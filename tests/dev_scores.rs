@@ -250,7 +250,10 @@ fn readme_dev_table_is_the_one_the_score_file_gives() {
 /// signed gains per rule (`+0.65`) and parsed files (`Czech-CAC-cs_core_news_sm`) are other tables.
 #[test]
 fn docs_carry_no_copy_of_the_dev_table() {
-    let treebanks: Vec<String> = read_scores(&dev_scores_file()).into_iter().map(|r| r.treebank).collect();
+    let treebanks: Vec<String> = read_scores(&dev_scores_file())
+        .into_iter()
+        .map(|r| r.treebank)
+        .collect();
     let is_score = |cell: &str| {
         let cell = cell.trim().trim_matches('*');
         cell.split_once('.').is_some_and(|(whole, decimals)| {
@@ -268,7 +271,11 @@ fn docs_carry_no_copy_of_the_dev_table() {
             continue;
         }
         for (i, line) in std::fs::read_to_string(&path).unwrap().lines().enumerate() {
-            let mut cells = line.strip_prefix('|').map(|l| l.split('|')).into_iter().flatten();
+            let mut cells = line
+                .strip_prefix('|')
+                .map(|l| l.split('|'))
+                .into_iter()
+                .flatten();
             let Some(first) = cells.next() else { continue };
             let first = first.trim();
             let name = first.split_once(" (").map_or(first, |(name, _)| name);

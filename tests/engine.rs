@@ -91,11 +91,17 @@ fn the_test_command_runs_an_example_under_each_profile_that_behaves_differently(
         format!("name = \"{name}\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n[settings]\n{settings}")
     };
     for (path, text) in [
-        ("lexicons/universal.toml", "[control]\nsubject = []\nobject = []\n".to_string()),
+        (
+            "lexicons/universal.toml",
+            "[control]\nsubject = []\nobject = []\n".to_string(),
+        ),
         ("set/a.rules", rules.to_string()),
         // xx: the default label, obl, as expected; yy: advmod, which the expectation misses.
         ("profiles/xx.toml", profile("xx", "")),
-        ("profiles/yy.toml", profile("yy", "relative_adverb_label = \"advmod\"\n")),
+        (
+            "profiles/yy.toml",
+            profile("yy", "relative_adverb_label = \"advmod\"\n"),
+        ),
         ("profiles/zz.toml", profile("zz", "")),
     ] {
         std::fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();

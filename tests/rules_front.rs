@@ -986,14 +986,19 @@ fn shipped_string_settings_declare_their_values() {
     let unchecked: Vec<&String> = vocabulary
         .settings
         .iter()
-        .filter(|(_, d)| d.kind == SettingType::Text && d.values.is_empty() && d.items == Items::Text)
+        .filter(|(_, d)| {
+            d.kind == SettingType::Text && d.values.is_empty() && d.items == Items::Text
+        })
         .map(|(name, _)| name)
         .collect();
     assert!(
         unchecked.is_empty(),
         "string settings without `values` or `items` in rules/vocabulary.toml: {unchecked:?}"
     );
-    assert!(vocabulary.settings.values().any(|d| d.kind == SettingType::Text));
+    assert!(vocabulary
+        .settings
+        .values()
+        .any(|d| d.kind == SettingType::Text));
 }
 
 /// Unknown settings, wrong types and bad list items in a profile; a vocabulary that declares a
@@ -1087,8 +1092,15 @@ fn string_setting_values_are_checked() {
     let error = load_ruleset(&tree.source(), "xx").unwrap_err();
     assert!(tree.render(&error).contains("`after_frist` is not a value"));
     let dir = tree.0.join("rules");
-    for args in [&["check", "--rules"][..], &["enhance", "--lang", "xx", "--rules"]] {
-        let args: Vec<&str> = args.iter().copied().chain([dir.to_str().unwrap()]).collect();
+    for args in [
+        &["check", "--rules"][..],
+        &["enhance", "--lang", "xx", "--rules"],
+    ] {
+        let args: Vec<&str> = args
+            .iter()
+            .copied()
+            .chain([dir.to_str().unwrap()])
+            .collect();
         let out = crate::common::run(&args, b"1\ta\ta\tNOUN\t_\t_\t0\troot\t_\t_\n\n");
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert!(
@@ -1099,7 +1111,12 @@ fn string_setting_values_are_checked() {
     }
 
     // Each shipped value is accepted.
-    for (setting, value) in [("gapping_node_place", "before_first"), ("clause_marker_words", "joined"), ("relative_adverb_label", "obl:tmod"), ("xsubj_label", "nsubj:xsubj")] {
+    for (setting, value) in [
+        ("gapping_node_place", "before_first"),
+        ("clause_marker_words", "joined"),
+        ("relative_adverb_label", "obl:tmod"),
+        ("xsubj_label", "nsubj:xsubj"),
+    ] {
         let tree = folder(
             &format!("setting_values_{setting}"),
             SIMPLE_RULES,
@@ -1108,7 +1125,8 @@ fn string_setting_values_are_checked() {
                 &format!("name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n[settings]\n{setting} = \"{value}\"\n"),
             )],
         );
-        let set = load_ruleset(&tree.source(), "xx").unwrap_or_else(|e| panic!("{}", tree.render(&e)));
+        let set =
+            load_ruleset(&tree.source(), "xx").unwrap_or_else(|e| panic!("{}", tree.render(&e)));
         assert_eq!(set.settings.text(setting), Some(value));
     }
 }

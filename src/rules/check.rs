@@ -178,7 +178,9 @@ pub fn check_guard(guard: &Guard, vocabulary: &Vocabulary, diagnostics: &mut Vec
             )),
             Some(decl) => {
                 if let Some(value) = value {
-                    diagnostics.extend(vocabulary.item_problem(&name.text, decl.items, &decl.values, &value.text, value.span));
+                    let problem =
+                        vocabulary.item_problem(&name.text, decl.items, &decl.values, &value.text, value.span);
+                    diagnostics.extend(problem);
                 }
             }
         }

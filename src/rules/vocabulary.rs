@@ -215,7 +215,8 @@ impl Vocabulary {
             let items = match &decl.items {
                 None => Items::Text,
                 Some(items) if kind == SettingType::Bool => {
-                    errors.push(Diagnostic::error(span(items.span()), "a bool has no `items` (a string or a list has)"));
+                    let message = "a bool has no `items` (a string or a list has)";
+                    errors.push(Diagnostic::error(span(items.span()), message));
                     continue;
                 }
                 Some(items) => match Items::parse(items.get_ref()) {
@@ -235,7 +236,8 @@ impl Vocabulary {
             let mut values = Vec::new();
             if let Some(list) = &decl.values {
                 if kind == SettingType::Bool {
-                    errors.push(Diagnostic::error(span(list.span()), "a bool has no `values` (a string or a list has)"));
+                    let message = "a bool has no `values` (a string or a list has)";
+                    errors.push(Diagnostic::error(span(list.span()), message));
                     continue;
                 }
                 if list.get_ref().is_empty() {
@@ -245,7 +247,8 @@ impl Vocabulary {
                 // The values themselves must be of the declared kind.
                 let before = errors.len();
                 for value in list.get_ref() {
-                    errors.extend(vocabulary.item_problem(name.get_ref(), items, &[], value.get_ref(), span(value.span())));
+                    let at = span(value.span());
+                    errors.extend(vocabulary.item_problem(name.get_ref(), items, &[], value.get_ref(), at));
                 }
                 if errors.len() > before {
                     continue;
@@ -362,7 +365,8 @@ impl Vocabulary {
             }
             RawValue::List(list) => {
                 for item in list {
-                    errors.extend(self.item_problem(name, decl.items, &decl.values, item.get_ref(), span(item.span())));
+                    let at = span(item.span());
+                    errors.extend(self.item_problem(name, decl.items, &decl.values, item.get_ref(), at));
                 }
             }
             RawValue::Bool(_) | RawValue::Other(_) => {}
@@ -373,7 +377,14 @@ impl Vocabulary {
     /// list setting `name` whose values are of kind `items`, among `values` if any are
     /// declared. Profiles' values, rules' `profile.NAME == "text"` and `"text" in profile.NAME`
     /// are all checked by it.
-    pub(crate) fn item_problem(&self, name: &str, items: Items, values: &[String], text: &str, at: Span) -> Option<Diagnostic> {
+    pub(crate) fn item_problem(
+        &self,
+        name: &str,
+        items: Items,
+        values: &[String],
+        text: &str,
+        at: Span,
+    ) -> Option<Diagnostic> {
         if !values.is_empty() {
             if values.iter().any(|v| v == text) {
                 return None;
