@@ -1,6 +1,7 @@
 //! Output quality: every treebank enhanced under its profile keeps the ELAS recorded for it
 //! (`tests/dev-scores.tsv` for the full dev treebanks, `tests/sample-scores.tsv` for the sample
-//! in `tests/data/ud`), and the README's dev table is the one `tests/dev-scores.tsv` gives.
+//! in `tests/data/ud`), the README's dev table is the one `tests/dev-scores.tsv` gives, and docs/
+//! carries no stale copy of it.
 //! `scripts/eval-dev.sh --write` refreshes all three; improvements are committed with them.
 
 use crate::common::{
@@ -239,5 +240,53 @@ fn readme_dev_table_is_the_one_the_score_file_gives() {
         "the README's dev table is not the one tests/dev-scores.tsv gives: run scripts/eval-dev.sh --write\n\
          README:\n{}\nexpected:\n{expected}",
         &body[..end]
+    );
+}
+
+/// The dev scores live in tests/dev-scores.tsv and the README table made from it; a copy in
+/// docs/ would go stale at the next rule change (docs/profiles.md carried one). Fails on any
+/// markdown table row in docs/ whose first cell is a dev treebank (`Czech-CAC`, or with its code:
+/// ``Czech-CAC (`cs_cac`)``) and which holds a score (an unsigned number with two decimals);
+/// signed gains per rule (`+0.65`) and parsed files (`Czech-CAC-cs_core_news_sm`) are other tables.
+#[test]
+fn docs_carry_no_copy_of_the_dev_table() {
+    let treebanks: Vec<String> = read_scores(&dev_scores_file())
+        .into_iter()
+        .map(|r| r.treebank)
+        .collect();
+    let is_score = |cell: &str| {
+        let cell = cell.trim().trim_matches('*');
+        cell.split_once('.').is_some_and(|(whole, decimals)| {
+            !whole.is_empty()
+                && whole.bytes().all(|b| b.is_ascii_digit())
+                && decimals.len() == 2
+                && decimals.bytes().all(|b| b.is_ascii_digit())
+        })
+    };
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut copies = Vec::new();
+    for entry in std::fs::read_dir(&docs).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        for (i, line) in std::fs::read_to_string(&path).unwrap().lines().enumerate() {
+            let mut cells = line
+                .strip_prefix('|')
+                .map(|l| l.split('|'))
+                .into_iter()
+                .flatten();
+            let Some(first) = cells.next() else { continue };
+            let first = first.trim();
+            let name = first.split_once(" (").map_or(first, |(name, _)| name);
+            if treebanks.iter().any(|t| t == name) && cells.any(is_score) {
+                copies.push(format!("{}:{}: {line}", path.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        copies.is_empty(),
+        "dev scores copied into docs/ (point to the README table or tests/dev-scores.tsv instead):\n{}",
+        copies.join("\n")
     );
 }

@@ -79,6 +79,46 @@ fn the_test_command_shows_a_diff_on_failure() {
     );
 }
 
+/// An example whose expectations are the same under two profiles is still run under both: a
+/// setting can make the rule behave differently, and a failure under the second profile is
+/// reported, not hidden behind the first one's pass.
+#[test]
+fn the_test_command_runs_an_example_under_each_profile_that_behaves_differently() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("test_per_profile/rules");
+    let _ = std::fs::remove_dir_all(&dir);
+    let rules = "phase one\nrule r {\n  match { H -[advmod]-> N; }\n  do { add H =[{profile.relative_adverb_label}]=> N; }\n  example {\n    1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n    2\tthere\tthere\tADV\t_\t_\t1\tadvmod\t_\t_\n  } expect {\n    2\t1:advmod|1:obl\n  }\n}\n";
+    let profile = |name: &str, settings: &str| {
+        format!("name = \"{name}\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n[settings]\n{settings}")
+    };
+    for (path, text) in [
+        (
+            "lexicons/universal.toml",
+            "[control]\nsubject = []\nobject = []\n".to_string(),
+        ),
+        ("set/a.rules", rules.to_string()),
+        // xx: the default label, obl, as expected; yy: advmod, which the expectation misses.
+        ("profiles/xx.toml", profile("xx", "")),
+        (
+            "profiles/yy.toml",
+            profile("yy", "relative_adverb_label = \"advmod\"\n"),
+        ),
+        ("profiles/zz.toml", profile("zz", "")),
+    ] {
+        std::fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
+        std::fs::write(dir.join(path), text).unwrap();
+    }
+    let out = run(&["test", "--rules", dir.to_str().unwrap()], b"");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("rule r (profile yy)"), "{stdout}");
+    assert!(
+        stdout.contains("- expected 1:advmod|1:obl") && stdout.contains("+ actual   1:advmod\n"),
+        "{stdout}"
+    );
+    // zz behaves as xx does: one test.
+    assert!(stdout.contains("1 passed, 1 failed"), "{stdout}");
+}
+
 /// A copy of the embedded `rules/` and `lexicons/` in a fresh temporary folder.
 fn copy_of_embedded_rules(name: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

@@ -226,10 +226,11 @@ fn the_empty_node_stands_where_the_treebank_puts_it() {
     );
 }
 
-/// A `gapping_node_place` no rule knows (a typo) still resolves gapping, with the node after the
-/// conjunct's head (gapping_empty_node), rather than leaving every `orphan` to cleanup.
+/// A `gapping_node_place` no rule knows (a typo) is an error at its place in the profile with a
+/// did-you-mean, not a value that quietly acts as the default (`values` in
+/// rules/vocabulary.toml).
 #[test]
-fn an_unknown_node_place_puts_the_node_after_the_head() {
+fn an_unknown_node_place_is_an_error() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gapping_place_rules");
     let _ = std::fs::remove_dir_all(&dir);
     for entry in walkdir::WalkDir::new("rules") {
@@ -259,13 +260,14 @@ fn an_unknown_node_place_puts_the_node_after_the_head() {
         ],
         b"",
     );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    assert!(stdout.contains("\n5.1\teet\t"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
     assert!(
-        stdout.contains("\n5\tMarie\tMarie\tPROPN\t_\t_\t2\tconj\t5.1:nsubj\t"),
-        "{stdout}"
+        stderr.contains("profiles/nl_typo.toml:6:22: error: `before_frist` is not a value of setting `gapping_node_place`"),
+        "{stderr}"
     );
+    assert!(stderr.contains("did you mean `before_first`?"), "{stderr}");
 }
 
 /// Estonian: an unmarked partitive or genitive remnant is the object when the full verb has

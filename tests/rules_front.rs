@@ -900,10 +900,17 @@ fn settings_table(vocabulary: &eudify::rules::vocabulary::Vocabulary) -> String 
     use eudify::rules::profile::SettingValue;
     let mut out = String::from("| setting | type | default | what it does |\n|---|---|---|---|\n");
     for (name, decl) in &vocabulary.settings {
-        let kind = match decl.kind {
+        let mut kind = match decl.kind {
             eudify::rules::profile::SettingType::List => format!("list of {}", decl.items.name()),
+            eudify::rules::profile::SettingType::Text if decl.items.name() != "text" => {
+                format!("string ({})", decl.items.name())
+            }
             other => other.name().to_string(),
         };
+        if !decl.values.is_empty() {
+            let values: Vec<String> = decl.values.iter().map(|v| format!("`{v}`")).collect();
+            kind += &format!(": {}", values.join(", "));
+        }
         let default = match &decl.default {
             SettingValue::Bool(b) => b.to_string(),
             SettingValue::Text(t) => format!("{t:?}"),
@@ -969,6 +976,31 @@ fn settings_take_declared_defaults_and_inherit() {
     );
 }
 
+/// Every shipped string setting says what it holds (`values`, or `items` of a checked kind), so
+/// that a misspelt value in a profile or a rule is an error rather than a value no rule tests.
+#[test]
+fn shipped_string_settings_declare_their_values() {
+    use eudify::rules::profile::SettingType;
+    use eudify::rules::vocabulary::Items;
+    let vocabulary = eudify::rules::vocabulary::Vocabulary::embedded();
+    let unchecked: Vec<&String> = vocabulary
+        .settings
+        .iter()
+        .filter(|(_, d)| {
+            d.kind == SettingType::Text && d.values.is_empty() && d.items == Items::Text
+        })
+        .map(|(name, _)| name)
+        .collect();
+    assert!(
+        unchecked.is_empty(),
+        "string settings without `values` or `items` in rules/vocabulary.toml: {unchecked:?}"
+    );
+    assert!(vocabulary
+        .settings
+        .values()
+        .any(|d| d.kind == SettingType::Text));
+}
+
 /// Unknown settings, wrong types and bad list items in a profile; a vocabulary that declares a
 /// setting wrongly.
 #[test]
@@ -1019,6 +1051,115 @@ fn setting_errors_are_located() {
         "{rendered}"
     );
     snapshot!("settings_vocabulary_errors", rendered);
+}
+
+/// String settings take only their declared `values` or values of their `items` kind: a
+/// profile's misspelt value and a rule comparing a setting with a text it cannot hold are errors
+/// at FILE:LINE:COL with a did-you-mean (`eudify check` and loading the profile both exit 1),
+/// where before a misspelt value quietly acted as the default or another value.
+#[test]
+fn string_setting_values_are_checked() {
+    let rules = "phase one\nrule r when profile.gapping_node_place == \"befor_first\" or \"obll:*\" in profile.shared_after or \"ADJ\" in profile.shared_subject_upos {\n  match { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n";
+    let tree = folder(
+        "setting_values",
+        rules,
+        &[(
+            "rules/profiles/xx.toml",
+            "name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n[settings]\ngapping_node_place = \"after_frist\"\nclause_marker_words = \"joint\"\nrelative_adverb_label = \"advmd\"\nxsubj_label = \"nsubj:xsbuj\"\n",
+        )],
+    );
+    let rendered = check_errors(&tree);
+    for wanted in [
+        "profiles/xx.toml:5:22: error: `after_frist` is not a value of setting `gapping_node_place`",
+        "did you mean `after_first`?",
+        "profiles/xx.toml:6:23: error: `joint` is not a value of setting `clause_marker_words`",
+        "its values (declared in rules/vocabulary.toml) are `first`, `last`, `joined`",
+        "profiles/xx.toml:7:25: error: enhanced label 'advmd' has unknown universal relation 'advmd'",
+        "did you mean `advmod`?",
+        "profiles/xx.toml:8:15: error: `nsubj:xsbuj` is not a value of setting `xsubj_label`",
+        "did you mean `nsubj:xsubj`?",
+        "set/a.rules:2:43: error: `befor_first` is not a value of setting `gapping_node_place`",
+        "did you mean `before_first`?",
+        "set/a.rules:2:60: error: unknown UD relation `obll`",
+    ] {
+        assert!(rendered.contains(wanted), "{wanted}\n{rendered}");
+    }
+    // The UPOS tag compared with a list of UPOS items is a good one.
+    assert!(!rendered.contains("`ADJ`"), "{rendered}");
+    snapshot!("settings_string_values", rendered);
+
+    // Loading the profile to enhance with it reports them too, and the CLI exits 1.
+    let error = load_ruleset(&tree.source(), "xx").unwrap_err();
+    assert!(tree.render(&error).contains("`after_frist` is not a value"));
+    let dir = tree.0.join("rules");
+    for args in [
+        &["check", "--rules"][..],
+        &["enhance", "--lang", "xx", "--rules"],
+    ] {
+        let args: Vec<&str> = args
+            .iter()
+            .copied()
+            .chain([dir.to_str().unwrap()])
+            .collect();
+        let out = crate::common::run(&args, b"1\ta\ta\tNOUN\t_\t_\t0\troot\t_\t_\n\n");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("xx.toml:5:22: error: `after_frist`"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    // Each shipped value is accepted.
+    for (setting, value) in [
+        ("gapping_node_place", "before_first"),
+        ("clause_marker_words", "joined"),
+        ("relative_adverb_label", "obl:tmod"),
+        ("xsubj_label", "nsubj:xsubj"),
+    ] {
+        let tree = folder(
+            &format!("setting_values_{setting}"),
+            SIMPLE_RULES,
+            &[(
+                "rules/profiles/xx.toml",
+                &format!("name = \"xx\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n[settings]\n{setting} = \"{value}\"\n"),
+            )],
+        );
+        let set =
+            load_ruleset(&tree.source(), "xx").unwrap_or_else(|e| panic!("{}", tree.render(&e)));
+        assert_eq!(set.settings.text(setting), Some(value));
+    }
+}
+
+/// `values` and `items` of a string are declared soundly: not on a bool, not empty, each of the
+/// declared kind, the default among them.
+#[test]
+fn setting_values_are_declared_soundly() {
+    let vocabulary = own_vocabulary("mine = \"x\"\n")
+        + "\n[settings.flag_values]\ntype = \"bool\"\nvalues = [\"yes\"]\ndefault = false\ndoc = \"x\"\n"
+        + "\n[settings.no_values]\ntype = \"string\"\nvalues = []\ndefault = \"a\"\ndoc = \"x\"\n"
+        + "\n[settings.bad_label]\ntype = \"string\"\nitems = \"label\"\nvalues = [\"obl\", \"Obl:x\"]\ndefault = \"obl\"\ndoc = \"x\"\n"
+        + "\n[settings.bad_default]\ntype = \"string\"\nvalues = [\"left\", \"right\"]\ndefault = \"rigth\"\ndoc = \"x\"\n"
+        + "\n[settings.upos_list]\ntype = \"list\"\nitems = \"upos\"\nvalues = [\"NOUN\", \"VERB\"]\ndefault = [\"NOUN\", \"ADJ\"]\ndoc = \"x\"\n";
+    let tree = folder(
+        "settings_values_declared",
+        SIMPLE_RULES,
+        &[("rules/vocabulary.toml", &vocabulary)],
+    );
+    let rendered = check_errors(&tree);
+    // Errors are located after the embedded declarations: cut the line numbers, which move
+    // whenever a setting is added to the embedded file.
+    for wanted in [
+        "error: a bool has no `values` (a string or a list has)",
+        "error: `values` lists one value or more",
+        "error: enhanced label 'Obl:x' is malformed",
+        "error: `rigth` is not a value of setting `bad_default`",
+        "did you mean `right`?",
+        "error: `ADJ` is not a value of setting `upos_list`",
+    ] {
+        assert!(rendered.contains(wanted), "{wanted}\n{rendered}");
+    }
+    assert_eq!(rendered.matches(": error: ").count(), 5, "{rendered}");
 }
 
 /// `disable` switches single rules off, inherited through `extends`; an unknown name is an

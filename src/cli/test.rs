@@ -18,7 +18,10 @@ pub fn run(args: RulesArgs) -> Result<u8> {
         )
     })?;
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
-    // The same rule and expectations under two profiles is one test.
+    // The same example of the same rule with the same expectations and the same outcome under
+    // two profiles is one test. The outcome is part of the key: settings, lexicons and guarded
+    // label parts can make the rule behave differently under a profile whose expectations are
+    // the same, and that profile's failure must not hide behind another's pass.
     let mut seen = HashSet::new();
     for profile in profiles {
         let rule_set = load_ruleset(&source, &profile.name)
@@ -34,11 +37,17 @@ pub fn run(args: RulesArgs) -> Result<u8> {
                     skipped += 1;
                     continue;
                 }
+                let result = enhancer.run_example(index, example);
+                let outcome = match &result {
+                    Ok(result) => result.output.clone(),
+                    Err(message) => message.clone(),
+                };
                 let key = (
                     rule.path.clone(),
                     rule.name.clone(),
                     example.span.start,
                     example.expect.clone(),
+                    outcome,
                 );
                 if !seen.insert(key) {
                     continue;
@@ -47,7 +56,7 @@ pub fn run(args: RulesArgs) -> Result<u8> {
                     "{}:{}: rule {} (profile {})",
                     rule.path, example.span.line, rule.name, profile.name
                 );
-                match enhancer.run_example(index, example) {
+                match result {
                     Ok(result) if result.passed() => passed += 1,
                     Ok(result) => {
                         failed += 1;

@@ -343,15 +343,16 @@ pub struct Guard {
 pub enum GuardKind {
     /// `profile.case_feature`: a boolean setting is true.
     Setting(Name),
-    /// `profile.xsubj_label == "nsubj:xsubj"`: a string setting equals the text.
+    /// `profile.xsubj_label == "nsubj:xsubj"`: a string setting equals the text (its span
+    /// covers the quotes).
     Equals {
         setting: Name,
-        value: String,
+        value: Name,
     },
     /// `"case" in profile.annotates`: a list setting contains the text.
     Contains {
         setting: Name,
-        value: String,
+        value: Name,
     },
     Not(Box<Guard>),
     And(Vec<Guard>),

@@ -152,43 +152,43 @@ pub fn location(sources: &SourceMap, span: Span) -> String {
 pub fn eval_guard(guard: &Guard, settings: &Settings) -> bool {
     match &guard.kind {
         GuardKind::Setting(name) => settings.flag(&name.text),
-        GuardKind::Equals { setting, value } => settings.text(&setting.text) == Some(value.as_str()),
-        GuardKind::Contains { setting, value } => settings.list(&setting.text).contains(value),
+        GuardKind::Equals { setting, value } => settings.text(&setting.text) == Some(value.text.as_str()),
+        GuardKind::Contains { setting, value } => settings.list(&setting.text).contains(&value.text),
         GuardKind::Not(inner) => !eval_guard(inner, settings),
         GuardKind::And(parts) => parts.iter().all(|g| eval_guard(g, settings)),
         GuardKind::Or(parts) => parts.iter().any(|g| eval_guard(g, settings)),
     }
 }
 
-/// Reports unknown settings, settings of the wrong type and undeclared enhancement names
-/// (`"x" in profile.annotates`) in a guard.
+/// Reports unknown settings, settings of the wrong type, and texts a setting cannot hold
+/// (`profile.gapping_node_place == "after_frist"`, `"gaping" in profile.annotates`: checked as
+/// the setting's values in a profile are) in a guard.
 pub fn check_guard(guard: &Guard, vocabulary: &Vocabulary, diagnostics: &mut Vec<Diagnostic>) {
-    let mut expect =
-        |name: &Name, wanted: SettingType, usage: &str| match vocabulary.setting(&name.text).map(|d| d.kind) {
+    let mut expect = |name: &Name, value: Option<&Name>, wanted: SettingType, usage: &str| {
+        match vocabulary.setting(&name.text) {
             None => diagnostics.push(vocabulary.unknown_setting(name.span, &name.text, "profile.")),
-            Some(actual) if actual != wanted => diagnostics.push(Diagnostic::error(
+            Some(decl) if decl.kind != wanted => diagnostics.push(Diagnostic::error(
                 name.span,
                 format!(
                     "`profile.{}` is {}, but {usage} needs {}",
                     name.text,
-                    actual.describe(),
+                    decl.kind.describe(),
                     wanted.describe()
                 ),
             )),
-            Some(_) => {}
-        };
-    match &guard.kind {
-        GuardKind::Setting(name) => expect(name, SettingType::Bool, "a condition on its own"),
-        GuardKind::Equals { setting, .. } => expect(setting, SettingType::Text, "`==`"),
-        GuardKind::Contains { setting, value } => {
-            expect(setting, SettingType::List, "`in`");
-            if setting.text == "annotates" && !vocabulary.is_enhancement(value) {
-                // The guard starts with the quoted name: point at it.
-                let mut span = guard.span;
-                span.end = (span.start + value.len() + 2).min(span.end);
-                diagnostics.push(vocabulary.unknown_enhancement(span, value));
+            Some(decl) => {
+                if let Some(value) = value {
+                    let problem =
+                        vocabulary.item_problem(&name.text, decl.items, &decl.values, &value.text, value.span);
+                    diagnostics.extend(problem);
+                }
             }
         }
+    };
+    match &guard.kind {
+        GuardKind::Setting(name) => expect(name, None, SettingType::Bool, "a condition on its own"),
+        GuardKind::Equals { setting, value } => expect(setting, Some(value), SettingType::Text, "`==`"),
+        GuardKind::Contains { setting, value } => expect(setting, Some(value), SettingType::List, "`in`"),
         GuardKind::Not(inner) => check_guard(inner, vocabulary, diagnostics),
         GuardKind::And(parts) | GuardKind::Or(parts) => {
             parts.iter().for_each(|g| check_guard(g, vocabulary, diagnostics))

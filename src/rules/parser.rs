@@ -524,13 +524,13 @@ impl<'s> Builder<'s> {
                 }
             }
             R::guard_contains => {
-                let value = unescape(children[0].clone().into_inner().as_str());
+                let value = self.quoted(&children[0]);
                 let setting = self.setting_name(children[1].clone());
                 GuardKind::Contains { setting, value }
             }
             R::guard_equals => {
                 let setting = self.setting_name(children[0].clone());
-                let value = unescape(children[2].clone().into_inner().as_str());
+                let value = self.quoted(&children[2]);
                 let equals = GuardKind::Equals { setting, value };
                 if children[1].as_str() == "!=" {
                     GuardKind::Not(Box::new(Guard { kind: equals, span }))
@@ -551,6 +551,14 @@ impl<'s> Builder<'s> {
         Guard {
             kind: guard_kind,
             span,
+        }
+    }
+
+    /// A string literal's text, with the span of the literal (quotes included).
+    fn quoted(&self, pair: &Pair<'_, R>) -> Name {
+        Name {
+            text: unescape(pair.clone().into_inner().as_str()),
+            span: self.span(pair),
         }
     }
 

@@ -555,7 +555,7 @@ pub fn load_profile(
                 continue;
             };
             let before = errors.len();
-            vocabulary.check_value(name.get_ref(), decl.kind, decl.items, value, *file, sources, &mut errors);
+            vocabulary.check_value(name.get_ref(), decl, value, *file, sources, &mut errors);
             if errors.len() == before {
                 settings.set(name.get_ref(), value.get_ref().value());
             }

@@ -32,15 +32,19 @@ pub struct Vocabulary {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SettingDecl {
     pub kind: SettingType,
-    /// What the items of a list are (`Text` for other types).
+    /// What the value of a string, or each item of a list, is (`Text` for a bool).
     pub items: Items,
+    /// The values a string, or each item of a list, may take (`values = [...]`); empty: any
+    /// value of its `items` kind.
+    pub values: Vec<String>,
     /// The value of a profile whose `extends` chain does not set it.
     pub default: SettingValue,
     /// One line saying what it does.
     pub doc: String,
 }
 
-/// What the items of a list setting are, and so where it can be used.
+/// What the value of a string setting, or each item of a list setting, is: how it is checked,
+/// and where a list can be used.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Items {
     /// Any strings (`lemma in @profile.NAME`, `"x" in profile.NAME`).
@@ -51,6 +55,9 @@ pub enum Items {
     Upos,
     /// Enhancement names declared in `[enhancements]`.
     Enhancement,
+    /// Enhanced relation labels as UD's label grammar accepts them (`obl`, `nsubj:xsubj`,
+    /// `obl:v:loc`): [`crate::ud::enhanced_label_problem`].
+    Label,
 }
 
 impl Items {
@@ -60,6 +67,7 @@ impl Items {
             "relation" => Items::Relation,
             "upos" => Items::Upos,
             "enhancement" => Items::Enhancement,
+            "label" => Items::Label,
             _ => return None,
         })
     }
@@ -71,6 +79,7 @@ impl Items {
             Items::Relation => "relation",
             Items::Upos => "upos",
             Items::Enhancement => "enhancement",
+            Items::Label => "label",
         }
     }
 }
@@ -88,6 +97,7 @@ struct RawDecl {
     #[serde(rename = "type")]
     kind: Spanned<String>,
     items: Option<Spanned<String>>,
+    values: Option<Spanned<Vec<Spanned<String>>>>,
     default: Option<Spanned<RawValue>>,
     doc: String,
 }
@@ -204,8 +214,9 @@ impl Vocabulary {
             };
             let items = match &decl.items {
                 None => Items::Text,
-                Some(items) if kind != SettingType::List => {
-                    errors.push(Diagnostic::error(span(items.span()), "only a list has `items`"));
+                Some(items) if kind == SettingType::Bool => {
+                    let message = "a bool has no `items` (a string or a list has)";
+                    errors.push(Diagnostic::error(span(items.span()), message));
                     continue;
                 }
                 Some(items) => match Items::parse(items.get_ref()) {
@@ -214,7 +225,7 @@ impl Vocabulary {
                         errors.push(Diagnostic::error(
                             span(items.span()),
                             format!(
-                                "unknown items `{}` (items are text, relation, upos, enhancement)",
+                                "unknown items `{}` (items are text, relation, upos, enhancement, label)",
                                 items.get_ref()
                             ),
                         ));
@@ -222,8 +233,37 @@ impl Vocabulary {
                     }
                 },
             };
-            let default = match &decl.default {
-                None if items == Items::Enhancement => SettingValue::List(
+            let mut values = Vec::new();
+            if let Some(list) = &decl.values {
+                if kind == SettingType::Bool {
+                    let message = "a bool has no `values` (a string or a list has)";
+                    errors.push(Diagnostic::error(span(list.span()), message));
+                    continue;
+                }
+                if list.get_ref().is_empty() {
+                    errors.push(Diagnostic::error(span(list.span()), "`values` lists one value or more"));
+                    continue;
+                }
+                // The values themselves must be of the declared kind.
+                let before = errors.len();
+                for value in list.get_ref() {
+                    let at = span(value.span());
+                    errors.extend(vocabulary.item_problem(name.get_ref(), items, &[], value.get_ref(), at));
+                }
+                if errors.len() > before {
+                    continue;
+                }
+                values = list.get_ref().iter().map(|v| v.get_ref().clone()).collect();
+            }
+            let mut declared = SettingDecl {
+                kind,
+                items,
+                values,
+                default: SettingValue::List(Vec::new()),
+                doc: decl.doc,
+            };
+            declared.default = match &decl.default {
+                None if kind == SettingType::List && items == Items::Enhancement => SettingValue::List(
                     vocabulary.enhancements.keys().cloned().collect(),
                 ),
                 None => {
@@ -235,22 +275,14 @@ impl Vocabulary {
                 }
                 Some(value) => {
                     let before = errors.len();
-                    vocabulary.check_value(name.get_ref(), kind, items, value, file, sources, &mut errors);
+                    vocabulary.check_value(name.get_ref(), &declared, value, file, sources, &mut errors);
                     if errors.len() > before {
                         continue;
                     }
                     value.get_ref().value()
                 }
             };
-            vocabulary.settings.insert(
-                name.into_inner(),
-                SettingDecl {
-                    kind,
-                    items,
-                    default,
-                    doc: decl.doc,
-                },
-            );
+            vocabulary.settings.insert(name.into_inner(), declared);
         }
         if errors.is_empty() {
             Ok(vocabulary)
@@ -306,54 +338,93 @@ impl Vocabulary {
         }
     }
 
-    /// Reports what is wrong with `value` as a value of setting `name` (of type `kind` with
-    /// `items`), written in `file`: a wrong type, unknown enhancement names, relations or
-    /// UPOS tags among a list's items.
-    #[allow(clippy::too_many_arguments)]
+    /// Reports what is wrong with `value` as a value of setting `name` (declared as `decl`),
+    /// written in `file`: a wrong type, a string or list item that is not of the declared kind
+    /// (an unknown enhancement, relation, UPOS tag, a malformed label) or not among the declared
+    /// `values`.
     pub(crate) fn check_value(
         &self,
         name: &str,
-        kind: SettingType,
-        items: Items,
+        decl: &SettingDecl,
         value: &Spanned<RawValue>,
         file: super::ast::FileId,
         sources: &SourceMap,
         errors: &mut Vec<Diagnostic>,
     ) {
         let span = |s: std::ops::Range<usize>| sources.span(file, s.start, s.end);
-        if value.get_ref().kind() != Some(kind) {
+        if value.get_ref().kind() != Some(decl.kind) {
             errors.push(Diagnostic::error(
                 span(value.span()),
-                format!("setting `{name}` is {}, not {}", kind.describe(), value.get_ref().describe()),
+                format!("setting `{name}` is {}, not {}", decl.kind.describe(), value.get_ref().describe()),
             ));
             return;
         }
-        let RawValue::List(list) = value.get_ref() else { return };
-        for item in list {
-            let text = item.get_ref();
-            let at = span(item.span());
-            match items {
-                Items::Text => {}
-                Items::Enhancement if !self.is_enhancement(text) => {
-                    errors.push(self.unknown_enhancement(at, text));
-                }
-                Items::Enhancement => {}
-                Items::Upos if !crate::ud::is_upos(text) => {
-                    let mut d = Diagnostic::error(at, format!("unknown UPOS tag `{text}`"));
-                    if let Some(s) = super::check::closest(text, crate::ud::UPOS_TAGS.iter().copied()) {
-                        d = d.with_note(format!("did you mean `{s}`?"));
-                    }
-                    errors.push(d);
-                }
-                Items::Upos => {}
-                Items::Relation => {
-                    if let Some(d) = relation_item_problem(text, at) {
-                        errors.push(d);
-                    }
+        match value.get_ref() {
+            RawValue::Text(text) => {
+                errors.extend(self.item_problem(name, decl.items, &decl.values, text, span(value.span())))
+            }
+            RawValue::List(list) => {
+                for item in list {
+                    let at = span(item.span());
+                    errors.extend(self.item_problem(name, decl.items, &decl.values, item.get_ref(), at));
                 }
             }
+            RawValue::Bool(_) | RawValue::Other(_) => {}
         }
     }
+
+    /// What is wrong with `text` (at `at`) as the value of string setting `name` or an item of
+    /// list setting `name` whose values are of kind `items`, among `values` if any are
+    /// declared. Profiles' values, rules' `profile.NAME == "text"` and `"text" in profile.NAME`
+    /// are all checked by it.
+    pub(crate) fn item_problem(
+        &self,
+        name: &str,
+        items: Items,
+        values: &[String],
+        text: &str,
+        at: Span,
+    ) -> Option<Diagnostic> {
+        if !values.is_empty() {
+            if values.iter().any(|v| v == text) {
+                return None;
+            }
+            let d = Diagnostic::error(at, format!("`{text}` is not a value of setting `{name}`"));
+            return Some(match super::check::closest(text, values.iter().map(String::as_str)) {
+                Some(s) => d.with_note(format!("did you mean `{s}`?")),
+                None => d.with_note(format!(
+                    "its values (declared in {PATH}) are {}",
+                    values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+                )),
+            });
+        }
+        match items {
+            Items::Text => None,
+            Items::Enhancement if !self.is_enhancement(text) => Some(self.unknown_enhancement(at, text)),
+            Items::Enhancement => None,
+            Items::Upos if !crate::ud::is_upos(text) => {
+                let d = Diagnostic::error(at, format!("unknown UPOS tag `{text}`"));
+                Some(match super::check::closest(text, crate::ud::UPOS_TAGS.iter().copied()) {
+                    Some(s) => d.with_note(format!("did you mean `{s}`?")),
+                    None => d,
+                })
+            }
+            Items::Upos => None,
+            Items::Relation => relation_item_problem(text, at),
+            Items::Label => label_item_problem(text, at),
+        }
+    }
+}
+
+/// What is wrong with `text` as an enhanced label (`obl`, `nsubj:xsubj`), by UD's label grammar.
+fn label_item_problem(text: &str, at: Span) -> Option<Diagnostic> {
+    let problem = crate::ud::enhanced_label_problem(text)?;
+    let d = Diagnostic::error(at, problem);
+    let univ = crate::ud::universal_part(text);
+    Some(match super::check::closest(univ, crate::ud::RELATIONS.iter().copied()) {
+        Some(s) if !crate::ud::is_relation(univ) => d.with_note(format!("did you mean `{s}`?")),
+        _ => d,
+    })
 }
 
 /// What is wrong with `text` as an item of a relation list (`obj`, `obl:tmod`, `obl:*`).
