@@ -448,7 +448,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             let best_edge = (0..pattern.edges.len()).filter(|&e| !used[e] && ready(e, &edge_vars_bound)).min_by_key(|&e| scan_cost(e));
             let best_node = pattern.new_vars.clone().filter(|&v| !bound[v]).min_by_key(|&v| node_cost(node_test(v)));
             match (best_edge, best_node) {
-                (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && scan_cost(e) > 1 => {
+                (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && label_cost(&pattern.edges[e].label) > 2 => {
                     Step::ScanNodes { var: v, empty: is_empty(v) }
                 }
                 (Some(e), _) => Step::ScanEdges { edge: e },
@@ -652,6 +652,13 @@ pub struct DeltaPlan {
 }
 
 impl DeltaPlan {
+    /// Whether an added edge with one of these relations ([`relation_bit`]s, as
+    /// [`super::rewrite::Changes::added_relations`] holds them) can seed this plan.
+    pub fn takes(&self, added_relations: u64) -> bool {
+        self.plan.edge_info[self.edge].filter.allowed() & added_relations != 0
+    }
+
+
     /// Whether an added edge from `head` to `dependent` with this [`relation_code`] can seed a
     /// match: its relation passes the pattern edge's filter, its ends are what the pattern's
     /// basic edges ask of them, and it is no loop where the pattern edge joins two variables
