@@ -448,7 +448,13 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             let best_edge = (0..pattern.edges.len()).filter(|&e| !used[e] && ready(e, &edge_vars_bound)).min_by_key(|&e| scan_cost(e));
             let best_node = pattern.new_vars.clone().filter(|&v| !bound[v]).min_by_key(|&v| node_cost(node_test(v)));
             match (best_edge, best_node) {
-                (Some(e), Some(v)) if node_cost(node_test(v)) <= 5 && scan_cost(e) > 1 => {
+                // Empty nodes are few: scanned unless a basic edge names one relation. A word
+                // pinned by its lemma costs a text test per word: scanned unless some edge
+                // names one relation (a byte test per edge, enhanced edges too).
+                (Some(e), Some(v))
+                    if node_cost(node_test(v)) <= 5
+                        && if is_empty(v) { scan_cost(e) > 1 } else { label_cost(&pattern.edges[e].label) > 2 } =>
+                {
                     Step::ScanNodes { var: v, empty: is_empty(v) }
                 }
                 (Some(e), _) => Step::ScanEdges { edge: e },
@@ -652,6 +658,13 @@ pub struct DeltaPlan {
 }
 
 impl DeltaPlan {
+    /// Whether an added edge with one of these relations ([`relation_bit`]s, as
+    /// [`super::rewrite::Changes::added_relations`] holds them) can seed this plan.
+    pub fn takes(&self, added_relations: u64) -> bool {
+        self.plan.edge_info[self.edge].filter.allowed() & added_relations != 0
+    }
+
+
     /// Whether an added edge from `head` to `dependent` with this [`relation_code`] can seed a
     /// match: its relation passes the pattern edge's filter, its ends are what the pattern's
     /// basic edges ask of them, and it is no loop where the pattern edge joins two variables
@@ -850,5 +863,28 @@ mod tests {
             }
         }
         assert!(decided > 50, "the filters decide too little: {decided}");
+    }
+
+    /// A node pinned by its lemma is scanned only when no edge names one relation: an edge
+    /// scan with a byte test per edge costs less than a lemma test per word, enhanced edges
+    /// included (the control rules' `V =[xcomp]=> X; V [lemma in @control.subject]`). A later
+    /// round's seeds are only tried on delta plans that take their relation.
+    #[test]
+    fn plans_scan_a_narrow_edge_before_a_lemma_pinned_node() {
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rules = crate::rules::load::check_text(
+            "t.rules",
+            "phase p\n\
+             rule narrow { match { V =[xcomp]=> X;  V [lemma=want]; } do { add X =[dep]=> V; } }\n\
+             rule wide { match { V -[obl|nmod|iobj]-> X;  V [lemma=want]; } do { add X =[dep]=> V; } }\n",
+            &lexicon,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let narrow = compile(&rules[0]);
+        assert!(matches!(narrow.plan.steps[0], Step::ScanEdges { .. }), "{:?}", narrow.plan.steps);
+        assert!(matches!(compile(&rules[1]).plan.steps[0], Step::ScanNodes { .. }));
+        let [delta] = narrow.delta_plans.as_slice() else { panic!("one delta plan") };
+        assert!(delta.takes(crate::graph::relation_bit("xcomp") | crate::graph::relation_bit("obj")));
+        assert!(!delta.takes(crate::graph::relation_bit("obj")));
     }
 }

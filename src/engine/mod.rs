@@ -275,11 +275,13 @@ impl Enhancer {
             let kinds = compile::Kinds::of(graph);
             for &r in rules {
                 let compiled = &self.rules[r];
-                if !compiled.anchor.admits(kinds) {
+                let search_whole = first_round || self.exhaustive_rounds || compiled.must_search_whole(last);
+                // A later round searches only from the edges the last one added: a rule none of
+                // whose delta plans takes their relations is skipped before its anchor is read.
+                if !search_whole && !compiled.delta_plans.iter().any(|d| d.takes(last.added_relations)) {
                     continue;
                 }
-                let search_whole = first_round || self.exhaustive_rounds || compiled.must_search_whole(last);
-                if !search_whole && compiled.delta_plans.is_empty() {
+                if !compiled.anchor.admits(kinds) {
                     continue;
                 }
                 let rule = &compiled.rule;
@@ -312,7 +314,7 @@ impl Enhancer {
                     continue;
                 }
                 // Semi-naive: a new match uses an edge the last round added.
-                for delta in &compiled.delta_plans {
+                for delta in compiled.delta_plans.iter().filter(|d| d.takes(last.added_relations)) {
                     let (test, plan) = (&rule.pattern.edges[delta.edge], &delta.plan);
                     for added in &last.added {
                         let (head, dependent) = (added.head, added.dependent);
