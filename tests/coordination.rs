@@ -347,7 +347,11 @@ fn a_noun_conjoined_to_a_verb_takes_its_parent_only_with_a_predicates_dependents
         "10 památkou památka NOUN Case=Ins 4 conj",
     ]);
     expect(&clause, "6", &[("cs", "4:conj"), ("sk", "1:ccomp|4:conj")]);
-    expect(&clause, "10", &[("cs", "1:ccomp|4:conj"), ("sk", "1:ccomp|4:conj")]);
+    expect(
+        &clause,
+        "10",
+        &[("cs", "1:ccomp|4:conj"), ("sk", "1:ccomp|4:conj")],
+    );
     // the same for the root (conj_root): no 0:root for the bare noun, one for the copular clause
     let root = sentence(&[
         "1 Majetek majetek NOUN Case=Nom 2 nsubj",
