@@ -211,6 +211,34 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     output
 }
 
+/// `eudify enhance --lang LANG` of `conllu` (the embedded rules), asserted to succeed and to
+/// give output that `eudify validate` accepts.
+pub fn enhance_valid(lang: &str, conllu: &str) -> Output {
+    let out = run(&["enhance", "--lang", lang, "-"], conllu.as_bytes());
+    assert!(out.status.success(), "{lang}: {}", text(&out.stderr));
+    let validated = run(&["validate", "-"], &out.stdout);
+    assert!(
+        validated.status.success(),
+        "{lang}: {}\n{}",
+        text(&validated.stderr),
+        text(&out.stdout)
+    );
+    out
+}
+
+/// The DEPS column of each word and empty-node line of CoNLL-U `output`, by column `key`
+/// (0: ID, 1: FORM).
+pub fn deps_by(output: &[u8], key: usize) -> std::collections::BTreeMap<String, String> {
+    text(output)
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            (cols[key].to_string(), cols[8].to_string())
+        })
+        .collect()
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

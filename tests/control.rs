@@ -2,7 +2,7 @@
 //! `rules/universal/control.rules` and the settings and lexicon lists it reads, on hand-built
 //! sentences that follow the treebanks' conventions (see the dev treebank named in each test).
 
-use crate::common::{run, text};
+use crate::common::{deps_by, enhance_valid};
 use std::collections::BTreeMap;
 
 /// A sentence from compact lines `ID FORM LEMMA UPOS FEATS HEAD DEPREL` (whitespace-separated,
@@ -24,23 +24,7 @@ fn sentence(lines: &str) -> String {
 /// the DEPS of each word by ID.
 fn enhance(lang: &str, lines: &str) -> BTreeMap<String, String> {
     let input = sentence(lines);
-    let out = run(&["enhance", "--lang", lang, "-"], input.as_bytes());
-    assert!(out.status.success(), "{lang}: {}", text(&out.stderr));
-    let validated = run(&["validate", "-"], &out.stdout);
-    assert!(
-        validated.status.success(),
-        "{lang}: {}\n{}",
-        text(&validated.stderr),
-        text(&out.stdout)
-    );
-    text(&out.stdout)
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            (cols[0].to_string(), cols[8].to_string())
-        })
-        .collect()
+    deps_by(&enhance_valid(lang, &input).stdout, 0)
 }
 
 fn expect(lang: &str, lines: &str, expected: &[(&str, &str)]) {

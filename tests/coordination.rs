@@ -3,29 +3,13 @@
 //! `conj_relation_by_category`, `conj_basic_label` and `conj_predicate_upos`, each run through
 //! the whole profile on a sentence where two profiles that set it differently must disagree.
 
-use crate::common::{run, text};
+use crate::common::{deps_by, enhance_valid};
 use std::collections::BTreeMap;
 
 /// Enhances one sentence under `--lang lang` (the embedded rules), checks that the output
 /// validates, and returns the DEPS column by ID.
 fn deps(lang: &str, conllu: &str) -> BTreeMap<String, String> {
-    let out = run(&["enhance", "--lang", lang, "-"], conllu.as_bytes());
-    assert!(out.status.success(), "{lang}: {}", text(&out.stderr));
-    let validated = run(&["validate", "-"], &out.stdout);
-    assert!(
-        validated.status.success(),
-        "{lang}: {}\n{}",
-        text(&validated.stderr),
-        text(&out.stdout)
-    );
-    text(&out.stdout)
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            (cols[0].to_string(), cols[8].to_string())
-        })
-        .collect()
+    deps_by(&enhance_valid(lang, conllu).stdout, 0)
 }
 
 /// Asserts the DEPS of word `id` under each profile of `expected`.

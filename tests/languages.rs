@@ -2,7 +2,7 @@
 //! guidelines and the validator's permitted labels) on hand-built sentences, and the table of
 //! fallback profiles for every other language with a UD treebank (`rules/languages.toml`).
 
-use crate::common::{run, text};
+use crate::common::{deps_by, enhance_valid, run, text};
 use eudify::rules::{load_ruleset, resolve_profile, RuleSource};
 use std::collections::BTreeMap;
 
@@ -11,29 +11,14 @@ const NEW_PROFILES: [&str; 3] = ["ru", "ar", "be"];
 /// Enhances `conllu` under `--lang lang`, checks the output validates, and returns the DEPS
 /// column of each word line by FORM.
 fn enhance(lang: &str, conllu: &str) -> BTreeMap<String, String> {
-    let out = run(&["enhance", "--lang", lang, "-"], conllu.as_bytes());
-    assert!(out.status.success(), "{lang}: {}", text(&out.stderr));
+    let out = enhance_valid(lang, conllu);
     // The sentences hold one word without a lemma on purpose (to test `[lemmas]`).
     let stderr = text(&out.stderr);
     assert!(
         stderr.lines().all(|l| l.contains("has no lemma (LEMMA _)")),
         "{lang}: {stderr}"
     );
-    let validated = run(&["validate", "-"], &out.stdout);
-    assert!(
-        validated.status.success(),
-        "{lang}: {}\n{}",
-        text(&validated.stderr),
-        text(&out.stdout)
-    );
-    text(&out.stdout)
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            (cols[1].to_string(), cols[8].to_string())
-        })
-        .collect()
+    deps_by(&out.stdout, 1)
 }
 
 fn expect(lang: &str, deps: &BTreeMap<String, String>, expected: &[(&str, &str)]) {
