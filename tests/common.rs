@@ -211,6 +211,27 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     output
 }
 
+/// `input` enhanced by `enhancer` in memory on one thread; a reported sentence or an error
+/// panics. The output and the run's summary.
+pub fn enhance_in_memory(
+    enhancer: &eudify::engine::Enhancer,
+    input: &str,
+) -> (Vec<u8>, eudify::pipeline::Summary) {
+    use eudify::pipeline::{Pipeline, PipelineOptions};
+    let options = PipelineOptions {
+        threads: 1,
+        ..PipelineOptions::default()
+    };
+    let pipeline = Pipeline::new(enhancer, options).unwrap();
+    let mut out = Vec::new();
+    let summary = pipeline
+        .run("in", input.as_bytes(), &mut out, &mut |line| {
+            panic!("{line}")
+        })
+        .unwrap();
+    (out, summary)
+}
+
 /// `eudify enhance --lang LANG` of `conllu` (the embedded rules), asserted to succeed and to
 /// give output that `eudify validate` accepts.
 pub fn enhance_valid(lang: &str, conllu: &str) -> Output {

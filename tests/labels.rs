@@ -2,13 +2,13 @@
 //! forms, feature values, DEPRELs — every label written fits UD's grammar, no input text adds
 //! a DEPS edge, every column but DEPS stays byte for byte, and every repair is counted.
 
-use crate::common::{all_but_deps, run, text};
+use crate::common::{all_but_deps, enhance_in_memory, run, text};
 use eudify::engine::lemmas::Lemmas;
 use eudify::engine::matcher::{Binding, EdgeRefId};
 use eudify::engine::rewrite::{render, TextFixes};
 use eudify::engine::Enhancer;
 use eudify::graph::SentenceGraph;
-use eudify::pipeline::{Pipeline, PipelineOptions, Summary};
+use eudify::pipeline::Summary;
 use eudify::rules::ast::CheckedAction;
 use eudify::rules::{list_profiles, load_ruleset, RuleSource};
 use eudify::ud::repairs::{
@@ -28,21 +28,7 @@ fn enhancer(profile: &str) -> Enhancer {
 /// `input` enhanced under `profile` on one thread, checked to be valid and to keep every column
 /// but DEPS; the output and the run's summary.
 fn enhance(profile: &str, input: &str) -> (String, Summary) {
-    let enhancer = enhancer(profile);
-    let pipeline = Pipeline::new(
-        &enhancer,
-        PipelineOptions {
-            threads: 1,
-            ..PipelineOptions::default()
-        },
-    )
-    .unwrap();
-    let mut out = Vec::new();
-    let summary = pipeline
-        .run("in", input.as_bytes(), &mut out, &mut |line| {
-            panic!("{line}")
-        })
-        .unwrap();
+    let (out, summary) = enhance_in_memory(&enhancer(profile), input);
     assert_eq!(
         all_but_deps(&out),
         all_but_deps(input.as_bytes()),

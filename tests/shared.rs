@@ -2,8 +2,8 @@
 //! treebank whose profile enables it, and the same sentence under that profile with the rule
 //! disabled, so that every test shows the rule itself makes the difference.
 
+use crate::common::enhance_in_memory;
 use eudify::engine::Enhancer;
-use eudify::pipeline::{Pipeline, PipelineOptions};
 use eudify::rules::{load_ruleset, RuleSource};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -23,22 +23,8 @@ fn exported() -> &'static PathBuf {
 /// `profile` of `source`.
 fn deps(source: &RuleSource, profile: &str, input: &str) -> Vec<String> {
     let rule_set = load_ruleset(source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
-    let enhancer = Enhancer::new(&rule_set);
-    let pipeline = Pipeline::new(
-        &enhancer,
-        PipelineOptions {
-            threads: 1,
-            ..PipelineOptions::default()
-        },
-    )
-    .unwrap();
     let input = format!("{}\n\n", input.trim());
-    let mut out = Vec::new();
-    pipeline
-        .run("in", input.as_bytes(), &mut out, &mut |line| {
-            panic!("{line}")
-        })
-        .unwrap();
+    let (out, _) = enhance_in_memory(&Enhancer::new(&rule_set), &input);
     String::from_utf8(out)
         .unwrap()
         .lines()

@@ -664,7 +664,6 @@ impl DeltaPlan {
         self.plan.edge_info[self.edge].filter.allowed() & added_relations != 0
     }
 
-
     /// Whether an added edge from `head` to `dependent` with this [`relation_code`] can seed a
     /// match: its relation passes the pattern edge's filter, its ends are what the pattern's
     /// basic edges ask of them, and it is no loop where the pattern edge joins two variables
