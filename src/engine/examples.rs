@@ -82,18 +82,21 @@ fn seed_enhanced(graph: &mut SentenceGraph, sentence: &Sentence) {
         graph.remove_edge(edge);
     }
     let empty: Vec<_> = sentence.empty_nodes.iter().map(|t| (t.id, graph.add_empty_node(t.id.word, 0))).collect();
+    // A head that names no node (a DEPS the example's parse let through) adds no edge.
     let node = |graph: &SentenceGraph, id: NodeId| {
         if id.empty == 0 {
-            graph.word_node(id.word)
+            (id.word <= graph.word_count()).then(|| graph.word_node(id.word))
         } else {
-            empty.iter().find(|(e, _)| *e == id).map(|&(_, n)| n).expect("Sentence::parse checked DEPS heads")
+            empty.iter().find(|(e, _)| *e == id).map(|&(_, n)| n)
         }
     };
     for token in sentence.tokens_in_order() {
-        let dependent = node(graph, token.id);
+        let Some(dependent) = node(graph, token.id) else { continue };
         for (head, label) in sentence.deps(token) {
-            let (head, label) = (node(graph, head), graph.intern(label));
-            graph.add_edge(head, dependent, label, Origin::Basic);
+            if let Some(head) = node(graph, head) {
+                let label = graph.intern(label);
+                graph.add_edge(head, dependent, label, Origin::Basic);
+            }
         }
     }
 }
