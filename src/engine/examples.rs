@@ -1,9 +1,10 @@
 //! Runs the examples rule files carry: each rule alone on its example sentence, then the
-//! listed nodes' DEPS compared with what the example expects.
+//! listed nodes' DEPS compared with what the example expects. An example with DEPS (or empty
+//! nodes) starts from that enhanced graph instead of the basic tree.
 
 use super::Enhancer;
 use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
-use crate::graph::SentenceGraph;
+use crate::graph::{Origin, SentenceGraph};
 use crate::rules::ast::{CheckedExample, CheckedValueTest};
 
 /// The outcome of one example.
@@ -40,6 +41,9 @@ impl Enhancer {
         }
         let sentence = Sentence::parse(block).map_err(|e| format!("example line {}: {}", e.1.line, e.1.message))?;
         let mut graph = SentenceGraph::from_basic(&sentence);
+        if seeds_enhanced(&sentence) {
+            seed_enhanced(&mut graph, &sentence);
+        }
         let limits = super::Limits { steps: super::STEPS_FLOOR, ..super::Limits::of(&graph) };
         let mut workspace = super::Workspace::default();
         self.prepare(&mut workspace);
@@ -58,6 +62,42 @@ impl Enhancer {
             }
         }
         Ok(ExampleResult { mismatches, output })
+    }
+}
+
+/// Whether the example gives an enhanced graph to start from: a word with DEPS, or an empty
+/// node (for rules that rewrite what earlier rules made, which alone find nothing to rewrite).
+fn seeds_enhanced(sentence: &Sentence) -> bool {
+    !sentence.empty_nodes.is_empty() || sentence.words.iter().any(|w| sentence.deps(w).next().is_some())
+}
+
+/// Replaces the graph's enhanced edges (the basic tree) with the example's DEPS; its empty
+/// nodes become blank ones (no copied columns) placed after the same word.
+fn seed_enhanced(graph: &mut SentenceGraph, sentence: &Sentence) {
+    let edges: Vec<_> = std::iter::once(graph.root())
+        .chain(graph.nodes())
+        .flat_map(|n| graph.outgoing(n).map(|(e, _, _)| e).collect::<Vec<_>>())
+        .collect();
+    for edge in edges {
+        graph.remove_edge(edge);
+    }
+    let empty: Vec<_> = sentence.empty_nodes.iter().map(|t| (t.id, graph.add_empty_node(t.id.word, 0))).collect();
+    // A head that names no node (a DEPS the example's parse let through) adds no edge.
+    let node = |graph: &SentenceGraph, id: NodeId| {
+        if id.empty == 0 {
+            (id.word <= graph.word_count()).then(|| graph.word_node(id.word))
+        } else {
+            empty.iter().find(|(e, _)| *e == id).map(|&(_, n)| n)
+        }
+    };
+    for token in sentence.tokens_in_order() {
+        let Some(dependent) = node(graph, token.id) else { continue };
+        for (head, label) in sentence.deps(token) {
+            if let Some(head) = node(graph, head) {
+                let label = graph.intern(label);
+                graph.add_edge(head, dependent, label, Origin::Basic);
+            }
+        }
     }
 }
 

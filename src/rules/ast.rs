@@ -863,7 +863,7 @@ pub struct MarkerSpelling {
 /// An example with its expectations for this profile.
 #[derive(Clone, Debug)]
 pub struct CheckedExample {
-    /// CoNLL-U text of the input sentence (DEPS `_`).
+    /// CoNLL-U text of the input sentence (DEPS `_`, or the enhanced graph to start from).
     pub conllu: String,
     /// `(node id as written, expected DEPS)`, from every expectation whose guard holds.
     pub expect: Vec<(String, String)>,
