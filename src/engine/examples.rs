@@ -2,8 +2,9 @@
 //! listed nodes' DEPS compared with what the example expects.
 
 use super::Enhancer;
-use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
-use crate::graph::SentenceGraph;
+use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence, Token};
+use crate::graph::{Origin, SentenceGraph};
+use petgraph::graph::NodeIndex;
 use crate::rules::ast::{CheckedExample, CheckedValueTest};
 
 /// The outcome of one example.
@@ -40,6 +41,7 @@ impl Enhancer {
         }
         let sentence = Sentence::parse(block).map_err(|e| format!("example line {}: {}", e.1.line, e.1.message))?;
         let mut graph = SentenceGraph::from_basic(&sentence);
+        seed_from_deps(&mut graph, &sentence);
         let limits = super::Limits { steps: super::STEPS_FLOOR, ..super::Limits::of(&graph) };
         let mut workspace = super::Workspace::default();
         self.prepare(&mut workspace);
@@ -58,6 +60,44 @@ impl Enhancer {
             }
         }
         Ok(ExampleResult { mismatches, output })
+    }
+}
+
+/// An example states the enhanced graph the rule starts from where the basic tree cannot: its
+/// empty nodes (`4.1`) are created, each a copy of the first word with its FORM and LEMMA (none:
+/// a blank node), and a word or empty node whose DEPS is filled starts with exactly those
+/// incoming edges instead of its basic one. So a rule that reads what other rules made (a
+/// relabelled edge, a shared subject, an empty node) has an example that can fail.
+fn seed_from_deps(graph: &mut SentenceGraph<'_>, sentence: &Sentence) {
+    use crate::conllu::sentence::{FORM, LEMMA};
+    let mut empty: Vec<(NodeId, NodeIndex)> = Vec::with_capacity(sentence.empty_nodes.len());
+    for token in &sentence.empty_nodes {
+        let same = |w: &Token, column| sentence.column(w, column) == sentence.column(token, column);
+        let copy_of = sentence.words.iter().position(|w| same(w, FORM) && same(w, LEMMA)).map_or(0, |i| i as u32 + 1);
+        empty.push((token.id, graph.add_empty_node(token.id.word, copy_of)));
+    }
+    let node = |graph: &SentenceGraph<'_>, id: NodeId| {
+        if id.empty == 0 {
+            Some(graph.word_node(id.word))
+        } else {
+            empty.iter().find(|(e, _)| *e == id).map(|&(_, n)| n)
+        }
+    };
+    for token in sentence.words.iter().chain(&sentence.empty_nodes) {
+        if sentence.column(token, crate::conllu::sentence::DEPS) == "_" {
+            continue;
+        }
+        let Some(dependent) = node(graph, token.id) else { continue };
+        let old: Vec<_> = graph.incoming(dependent).map(|(e, _, _)| e).collect();
+        for edge in old {
+            graph.remove_edge(edge);
+        }
+        for (head, label) in sentence.deps(token) {
+            if let Some(head) = node(graph, head) {
+                let label = graph.intern(label);
+                graph.add_edge(head, dependent, label, Origin::Basic);
+            }
+        }
     }
 }
 
