@@ -277,7 +277,7 @@ fn the_relative_clause_of_the_first_conjunct_is_its_own() {
 #[test]
 fn a_finnish_passive_conjunct_shares_no_subject() {
     // "Iglesias esitti kappaleen ja se julkaistiin": the impersonal passive has no subject
-    // (rules/fi/coordination.rules); an active conjunct shares it (universal shared_subject)
+    // (the fi profile's `impersonal_verbforms`); an active conjunct shares it (shared_subject)
     let passive = sentence(&[
         "1 Iglesias Iglesias PROPN Case=Nom|Number=Sing 2 nsubj",
         "2 esitti esittää VERB Mood=Ind|Number=Sing|Person=3|Tense=Past|VerbForm=Fin|Voice=Act 0 root",

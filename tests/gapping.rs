@@ -321,7 +321,8 @@ fn finnish_gapped_clause_without_a_subject_shares_the_full_clauses() {
 }
 
 /// Finnish: an unmarked partitive remnant with no counterpart of its Case is the object of
-/// the missing verb (rules/fi/gapping.rules, fi_gapping_partitive_object), not `obl`.
+/// the missing verb (the fi profile's `remnant_object_cases`, rules/universal/gapping.rules
+/// gapping_remnant_object_case), not `obl`.
 #[test]
 fn finnish_partitive_remnant_without_counterpart_is_the_object() {
     let deps = deps("fi", "fi_partitive.conllu");

@@ -1,10 +1,10 @@
 //! Runs the examples rule files carry: each rule alone on its example sentence, then the
-//! listed nodes' DEPS compared with what the example expects. An example with DEPS (or empty
-//! nodes) starts from that enhanced graph instead of the basic tree.
+//! listed nodes' DEPS compared with what the example expects.
 
 use super::Enhancer;
-use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
+use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence, Token};
 use crate::graph::{Origin, SentenceGraph};
+use petgraph::graph::NodeIndex;
 use crate::rules::ast::{CheckedExample, CheckedValueTest};
 
 /// The outcome of one example.
@@ -41,9 +41,7 @@ impl Enhancer {
         }
         let sentence = Sentence::parse(block).map_err(|e| format!("example line {}: {}", e.1.line, e.1.message))?;
         let mut graph = SentenceGraph::from_basic(&sentence);
-        if seeds_enhanced(&sentence) {
-            seed_enhanced(&mut graph, &sentence);
-        }
+        seed_from_deps(&mut graph, &sentence);
         let limits = super::Limits { steps: super::STEPS_FLOOR, ..super::Limits::of(&graph) };
         let mut workspace = super::Workspace::default();
         self.prepare(&mut workspace);
@@ -65,33 +63,36 @@ impl Enhancer {
     }
 }
 
-/// Whether the example gives an enhanced graph to start from: a word with DEPS, or an empty
-/// node (for rules that rewrite what earlier rules made, which alone find nothing to rewrite).
-fn seeds_enhanced(sentence: &Sentence) -> bool {
-    !sentence.empty_nodes.is_empty() || sentence.words.iter().any(|w| sentence.deps(w).next().is_some())
-}
-
-/// Replaces the graph's enhanced edges (the basic tree) with the example's DEPS; its empty
-/// nodes become blank ones (no copied columns) placed after the same word.
-fn seed_enhanced(graph: &mut SentenceGraph, sentence: &Sentence) {
-    let edges: Vec<_> = std::iter::once(graph.root())
-        .chain(graph.nodes())
-        .flat_map(|n| graph.outgoing(n).map(|(e, _, _)| e).collect::<Vec<_>>())
-        .collect();
-    for edge in edges {
-        graph.remove_edge(edge);
+/// An example states the enhanced graph the rule starts from where the basic tree cannot: its
+/// empty nodes (`4.1`) are created, each a copy of the first word with its FORM and LEMMA (none:
+/// a blank node), and a word or empty node whose DEPS is filled starts with exactly those
+/// incoming edges instead of its basic one. So a rule that reads what other rules made (a
+/// relabelled edge, a shared subject, an empty node) has an example that can fail.
+fn seed_from_deps(graph: &mut SentenceGraph<'_>, sentence: &Sentence) {
+    use crate::conllu::sentence::{FORM, LEMMA};
+    let mut empty: Vec<(NodeId, NodeIndex)> = Vec::with_capacity(sentence.empty_nodes.len());
+    for token in &sentence.empty_nodes {
+        let same = |w: &Token, column| sentence.column(w, column) == sentence.column(token, column);
+        let copy_of = sentence.words.iter().position(|w| same(w, FORM) && same(w, LEMMA)).map_or(0, |i| i as u32 + 1);
+        empty.push((token.id, graph.add_empty_node(token.id.word, copy_of)));
     }
-    let empty: Vec<_> = sentence.empty_nodes.iter().map(|t| (t.id, graph.add_empty_node(t.id.word, 0))).collect();
-    // A head that names no node (a DEPS the example's parse let through) adds no edge.
-    let node = |graph: &SentenceGraph, id: NodeId| {
+    let node = |graph: &SentenceGraph<'_>, id: NodeId| {
         if id.empty == 0 {
+            // A head that names no word (a DEPS the example's parse let through) adds no edge.
             (id.word <= graph.word_count()).then(|| graph.word_node(id.word))
         } else {
             empty.iter().find(|(e, _)| *e == id).map(|&(_, n)| n)
         }
     };
-    for token in sentence.tokens_in_order() {
+    for token in sentence.words.iter().chain(&sentence.empty_nodes) {
+        if sentence.column(token, crate::conllu::sentence::DEPS) == "_" {
+            continue;
+        }
         let Some(dependent) = node(graph, token.id) else { continue };
+        let old: Vec<_> = graph.incoming(dependent).map(|(e, _, _)| e).collect();
+        for edge in old {
+            graph.remove_edge(edge);
+        }
         for (head, label) in sentence.deps(token) {
             if let Some(head) = node(graph, head) {
                 let label = graph.intern(label);

@@ -494,7 +494,8 @@ pub struct Example {
 }
 
 /// `expect [when GUARD] { ID DEPS ... }`: after running the rule alone on the example (enhanced
-/// graph seeded from the basic tree, rule applied to a fixpoint), each listed node has exactly
+/// graph seeded from the basic tree, or from the example's DEPS and empty nodes where it has them,
+/// rule applied to a fixpoint), each listed node has exactly
 /// these DEPS. Unlisted nodes are not checked. A listed empty node (`4.1`) must exist.
 #[derive(Clone, Debug)]
 pub struct Expectation {
