@@ -1468,6 +1468,19 @@ fn relative_clauses_follow_each_treebanks_conventions() {
             "1",
             "0:root|4:nsubj:cop|6:nsubj",
         ),
+        // et: a relative clause after coordinated nouns refers to each conjunct before it.
+        (
+            "et",
+            &[
+                "maa-usk maa_usk NOUN Case=Nom 0 root",
+                "või või CCONJ _ 3 cc",
+                "loodususk loodus_usk NOUN Case=Nom 1 conj",
+                "mis mis PRON PronType=Int,Rel 5 nsubj",
+                "aitab aitama VERB _ 1 acl:relcl",
+            ],
+            "4",
+            "1:ref|3:ref",
+        ),
         // Conjuncts of a relative clause share the noun as subject in sv, not in uk.
         (
             "sv",
@@ -1525,4 +1538,26 @@ fn relative_clauses_follow_each_treebanks_conventions() {
             "--lang {lang}, node {id} of {words:?}"
         );
     }
+}
+
+/// et: a reflexive object leaves a secondary predicate the clause's subject ("ta pidas end
+/// targaks": targaks =nsubj=> ta); a plain object is the predicate's subject (universal rule).
+#[test]
+fn et_reflexive_object_leaves_the_secondary_predicate_the_subject() {
+    let sentence = |object: &str| {
+        [
+            "ta tema PRON Case=Nom|PronType=Prs 2 nsubj".to_string(),
+            "pidas pidama VERB _ 0 root".to_string(),
+            object.to_string(),
+            "targaks tark ADJ Case=Tra 2 xcomp".to_string(),
+        ]
+    };
+    let reflexive = sentence("end ise PRON Case=Par|PronType=Prs|Reflex=Yes 2 obj");
+    let words: Vec<&str> = reflexive.iter().map(String::as_str).collect();
+    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj|4:nsubj");
+    assert_eq!(relative_deps("et", &words, "3"), "2:obj");
+    let plain = sentence("teda tema PRON Case=Par|PronType=Prs 2 obj");
+    let words: Vec<&str> = plain.iter().map(String::as_str).collect();
+    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj");
+    assert_eq!(relative_deps("et", &words, "3"), "2:obj|4:nsubj");
 }
