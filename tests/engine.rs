@@ -1481,6 +1481,36 @@ fn relative_clauses_follow_each_treebanks_conventions() {
             "4",
             "1:ref|3:ref",
         ),
+        // et: "reeglid, mis on lubatud ja mis mitte": a conjoined relative pronoun with remnants
+        // heads a gapped relative clause (an empty node with the noun's role and acl:relcl).
+        (
+            "et",
+            &[
+                "reegleid reegel NOUN Case=Par 0 root",
+                "mis mis PRON PronType=Int,Rel 4 obj",
+                "on olema AUX _ 4 aux",
+                "lubatud lubama VERB _ 1 acl:relcl",
+                "ja ja CCONJ _ 6 cc",
+                "mis mis PRON PronType=Int,Rel 4 conj",
+                "mitte mitte ADV Polarity=Neg 6 orphan",
+            ],
+            "6.1",
+            "1:acl:relcl|4:conj",
+        ),
+        (
+            "et",
+            &[
+                "reegleid reegel NOUN Case=Par 0 root",
+                "mis mis PRON PronType=Int,Rel 4 obj",
+                "on olema AUX _ 4 aux",
+                "lubatud lubama VERB _ 1 acl:relcl",
+                "ja ja CCONJ _ 6 cc",
+                "mis mis PRON PronType=Int,Rel 4 conj",
+                "mitte mitte ADV Polarity=Neg 6 orphan",
+            ],
+            "1",
+            "0:root|4:obj|6.1:obj",
+        ),
         // Conjuncts of a relative clause share the noun as subject in sv, not in uk.
         (
             "sv",
