@@ -1591,3 +1591,25 @@ fn et_reflexive_object_leaves_the_secondary_predicate_the_subject() {
     assert_eq!(relative_deps("et", &words, "1"), "2:nsubj");
     assert_eq!(relative_deps("et", &words, "3"), "2:obj|4:nsubj");
 }
+
+/// et: an essive secondary predicate ("as what") describes the subject where the verb has one
+/// (näitlejana =nsubj=> Ivo); a translative one ("into what") the object (universal rule).
+#[test]
+fn et_essive_secondary_predicate_takes_the_subject() {
+    let sentence = |predicate: &str| {
+        [
+            "Ivo Ivo PROPN Case=Nom 2 nsubj".to_string(),
+            "alustas alustama VERB _ 0 root".to_string(),
+            "tööd töö NOUN Case=Par 2 obj".to_string(),
+            predicate.to_string(),
+        ]
+    };
+    let essive = sentence("näitlejana näitleja NOUN Case=Ess 2 xcomp");
+    let words: Vec<&str> = essive.iter().map(String::as_str).collect();
+    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj|4:nsubj");
+    assert_eq!(relative_deps("et", &words, "3"), "2:obj");
+    let translative = sentence("näitlejaks näitleja NOUN Case=Tra 2 xcomp");
+    let words: Vec<&str> = translative.iter().map(String::as_str).collect();
+    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj");
+    assert_eq!(relative_deps("et", &words, "3"), "2:obj|4:nsubj");
+}
