@@ -1613,3 +1613,30 @@ fn et_essive_secondary_predicate_takes_the_subject() {
     assert_eq!(relative_deps("et", &words, "1"), "2:nsubj");
     assert_eq!(relative_deps("et", &words, "3"), "2:obj|4:nsubj");
 }
+
+/// et: a later conjunct in another mood than the first (on the verb, or on the auxiliary of
+/// either) does not share the first one's subject; one in the same mood does.
+#[test]
+fn et_a_conjunct_in_another_mood_shares_no_subject() {
+    let deps = |words: &[&str]| relative_deps("et", words, "1");
+    let same = ["ta tema PRON Case=Nom 2 nsubj", "räägib rääkima VERB Mood=Ind 0 root", "ja ja CCONJ _ 4 cc", "tahab tahtma VERB Mood=Ind 2 conj"];
+    assert_eq!(deps(&same), "2:nsubj|4:nsubj");
+    let other = ["ta tema PRON Case=Nom 2 nsubj", "räägib rääkima VERB Mood=Ind 0 root", "ja ja CCONJ _ 4 cc", "tahaks tahtma VERB Mood=Cnd 2 conj"];
+    assert_eq!(deps(&other), "2:nsubj");
+    let first_auxiliary = [
+        "ma mina PRON Case=Nom 3 nsubj",
+        "olen olema AUX Mood=Ind 3 aux",
+        "tegelenud tegelema VERB VerbForm=Part 0 root",
+        "ja ja CCONJ _ 5 cc",
+        "vaadake vaatama VERB Mood=Imp 3 conj",
+    ];
+    assert_eq!(deps(&first_auxiliary), "3:nsubj");
+    let own_auxiliary = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "seletas seletama VERB Mood=Ind 0 root",
+        "ja ja CCONJ _ 5 cc",
+        "oleks olema AUX Mood=Cnd 5 aux",
+        "astunud astuma VERB VerbForm=Part 2 conj",
+    ];
+    assert_eq!(deps(&own_auxiliary), "2:nsubj");
+}
