@@ -1619,9 +1619,19 @@ fn et_essive_secondary_predicate_takes_the_subject() {
 #[test]
 fn et_a_conjunct_in_another_mood_shares_no_subject() {
     let deps = |words: &[&str]| relative_deps("et", words, "1");
-    let same = ["ta tema PRON Case=Nom 2 nsubj", "räägib rääkima VERB Mood=Ind 0 root", "ja ja CCONJ _ 4 cc", "tahab tahtma VERB Mood=Ind 2 conj"];
+    let same = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "räägib rääkima VERB Mood=Ind 0 root",
+        "ja ja CCONJ _ 4 cc",
+        "tahab tahtma VERB Mood=Ind 2 conj",
+    ];
     assert_eq!(deps(&same), "2:nsubj|4:nsubj");
-    let other = ["ta tema PRON Case=Nom 2 nsubj", "räägib rääkima VERB Mood=Ind 0 root", "ja ja CCONJ _ 4 cc", "tahaks tahtma VERB Mood=Cnd 2 conj"];
+    let other = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "räägib rääkima VERB Mood=Ind 0 root",
+        "ja ja CCONJ _ 4 cc",
+        "tahaks tahtma VERB Mood=Cnd 2 conj",
+    ];
     assert_eq!(deps(&other), "2:nsubj");
     let first_auxiliary = [
         "ma mina PRON Case=Nom 3 nsubj",
@@ -1639,4 +1649,24 @@ fn et_a_conjunct_in_another_mood_shares_no_subject() {
         "astunud astuma VERB VerbForm=Part 2 conj",
     ];
     assert_eq!(deps(&own_auxiliary), "2:nsubj");
+}
+
+/// et: "ta lubas mul minna": lubama (allow) controls through an adessive oblique, as the other
+/// object-control verbs of the lexicon do; without one its subject controls ("lubas tulla").
+#[test]
+fn et_lubama_controls_through_an_adessive_oblique() {
+    let with_oblique = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "lubas lubama VERB _ 0 root",
+        "mul mina PRON Case=Ade 2 obl",
+        "minna minema VERB VerbForm=Inf 2 xcomp",
+    ];
+    assert_eq!(relative_deps("et", &with_oblique, "1"), "2:nsubj");
+    assert_eq!(relative_deps("et", &with_oblique, "3"), "2:obl|4:nsubj");
+    let without = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "lubas lubama VERB _ 0 root",
+        "tulla tulema VERB VerbForm=Inf 2 xcomp",
+    ];
+    assert_eq!(relative_deps("et", &without, "1"), "2:nsubj|3:nsubj");
 }
