@@ -1468,6 +1468,49 @@ fn relative_clauses_follow_each_treebanks_conventions() {
             "1",
             "0:root|4:nsubj:cop|6:nsubj",
         ),
+        // et: a relative clause after coordinated nouns refers to each conjunct before it.
+        (
+            "et",
+            &[
+                "maa-usk maa_usk NOUN Case=Nom 0 root",
+                "või või CCONJ _ 3 cc",
+                "loodususk loodus_usk NOUN Case=Nom 1 conj",
+                "mis mis PRON PronType=Int,Rel 5 nsubj",
+                "aitab aitama VERB _ 1 acl:relcl",
+            ],
+            "4",
+            "1:ref|3:ref",
+        ),
+        // et: "reeglid, mis on lubatud ja mis mitte": a conjoined relative pronoun with remnants
+        // heads a gapped relative clause (an empty node with the noun's role and acl:relcl).
+        (
+            "et",
+            &[
+                "reegleid reegel NOUN Case=Par 0 root",
+                "mis mis PRON PronType=Int,Rel 4 obj",
+                "on olema AUX _ 4 aux",
+                "lubatud lubama VERB _ 1 acl:relcl",
+                "ja ja CCONJ _ 6 cc",
+                "mis mis PRON PronType=Int,Rel 4 conj",
+                "mitte mitte ADV Polarity=Neg 6 orphan",
+            ],
+            "6.1",
+            "1:acl:relcl|4:conj",
+        ),
+        (
+            "et",
+            &[
+                "reegleid reegel NOUN Case=Par 0 root",
+                "mis mis PRON PronType=Int,Rel 4 obj",
+                "on olema AUX _ 4 aux",
+                "lubatud lubama VERB _ 1 acl:relcl",
+                "ja ja CCONJ _ 6 cc",
+                "mis mis PRON PronType=Int,Rel 4 conj",
+                "mitte mitte ADV Polarity=Neg 6 orphan",
+            ],
+            "1",
+            "0:root|4:obj|6.1:obj",
+        ),
         // Conjuncts of a relative clause share the noun as subject in sv, not in uk.
         (
             "sv",
@@ -1525,4 +1568,105 @@ fn relative_clauses_follow_each_treebanks_conventions() {
             "--lang {lang}, node {id} of {words:?}"
         );
     }
+}
+
+/// et: a reflexive object leaves a secondary predicate the clause's subject ("ta pidas end
+/// targaks": targaks =nsubj=> ta); a plain object is the predicate's subject (universal rule).
+#[test]
+fn et_reflexive_object_leaves_the_secondary_predicate_the_subject() {
+    let sentence = |object: &str| {
+        [
+            "ta tema PRON Case=Nom|PronType=Prs 2 nsubj".to_string(),
+            "pidas pidama VERB _ 0 root".to_string(),
+            object.to_string(),
+            "targaks tark ADJ Case=Tra 2 xcomp".to_string(),
+        ]
+    };
+    let reflexive = sentence("end ise PRON Case=Par|PronType=Prs|Reflex=Yes 2 obj");
+    let words: Vec<&str> = reflexive.iter().map(String::as_str).collect();
+    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj|4:nsubj");
+    assert_eq!(relative_deps("et", &words, "3"), "2:obj");
+    let plain = sentence("teda tema PRON Case=Par|PronType=Prs 2 obj");
+    let words: Vec<&str> = plain.iter().map(String::as_str).collect();
+    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj");
+    assert_eq!(relative_deps("et", &words, "3"), "2:obj|4:nsubj");
+}
+
+/// et: an essive secondary predicate ("as what") describes the subject where the verb has one
+/// (näitlejana =nsubj=> Ivo); a translative one ("into what") the object (universal rule).
+#[test]
+fn et_essive_secondary_predicate_takes_the_subject() {
+    let sentence = |predicate: &str| {
+        [
+            "Ivo Ivo PROPN Case=Nom 2 nsubj".to_string(),
+            "alustas alustama VERB _ 0 root".to_string(),
+            "tööd töö NOUN Case=Par 2 obj".to_string(),
+            predicate.to_string(),
+        ]
+    };
+    let essive = sentence("näitlejana näitleja NOUN Case=Ess 2 xcomp");
+    let words: Vec<&str> = essive.iter().map(String::as_str).collect();
+    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj|4:nsubj");
+    assert_eq!(relative_deps("et", &words, "3"), "2:obj");
+    let translative = sentence("näitlejaks näitleja NOUN Case=Tra 2 xcomp");
+    let words: Vec<&str> = translative.iter().map(String::as_str).collect();
+    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj");
+    assert_eq!(relative_deps("et", &words, "3"), "2:obj|4:nsubj");
+}
+
+/// et: a later conjunct in another mood than the first (on the verb, or on the auxiliary of
+/// either) does not share the first one's subject; one in the same mood does.
+#[test]
+fn et_a_conjunct_in_another_mood_shares_no_subject() {
+    let deps = |words: &[&str]| relative_deps("et", words, "1");
+    let same = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "räägib rääkima VERB Mood=Ind 0 root",
+        "ja ja CCONJ _ 4 cc",
+        "tahab tahtma VERB Mood=Ind 2 conj",
+    ];
+    assert_eq!(deps(&same), "2:nsubj|4:nsubj");
+    let other = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "räägib rääkima VERB Mood=Ind 0 root",
+        "ja ja CCONJ _ 4 cc",
+        "tahaks tahtma VERB Mood=Cnd 2 conj",
+    ];
+    assert_eq!(deps(&other), "2:nsubj");
+    let first_auxiliary = [
+        "ma mina PRON Case=Nom 3 nsubj",
+        "olen olema AUX Mood=Ind 3 aux",
+        "tegelenud tegelema VERB VerbForm=Part 0 root",
+        "ja ja CCONJ _ 5 cc",
+        "vaadake vaatama VERB Mood=Imp 3 conj",
+    ];
+    assert_eq!(deps(&first_auxiliary), "3:nsubj");
+    let own_auxiliary = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "seletas seletama VERB Mood=Ind 0 root",
+        "ja ja CCONJ _ 5 cc",
+        "oleks olema AUX Mood=Cnd 5 aux",
+        "astunud astuma VERB VerbForm=Part 2 conj",
+    ];
+    assert_eq!(deps(&own_auxiliary), "2:nsubj");
+}
+
+/// et: "ta lubas mul minna": lubama (allow) controls through an adessive oblique, as the other
+/// object-control verbs of the lexicon do; without one its subject controls ("lubas tulla").
+#[test]
+fn et_lubama_controls_through_an_adessive_oblique() {
+    let with_oblique = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "lubas lubama VERB _ 0 root",
+        "mul mina PRON Case=Ade 2 obl",
+        "minna minema VERB VerbForm=Inf 2 xcomp",
+    ];
+    assert_eq!(relative_deps("et", &with_oblique, "1"), "2:nsubj");
+    assert_eq!(relative_deps("et", &with_oblique, "3"), "2:obl|4:nsubj");
+    let without = [
+        "ta tema PRON Case=Nom 2 nsubj",
+        "lubas lubama VERB _ 0 root",
+        "tulla tulema VERB VerbForm=Inf 2 xcomp",
+    ];
+    assert_eq!(relative_deps("et", &without, "1"), "2:nsubj|3:nsubj");
 }
