@@ -276,11 +276,6 @@ impl Enhancer {
             for &r in rules {
                 let compiled = &self.rules[r];
                 let search_whole = first_round || self.exhaustive_rounds || compiled.must_search_whole(last);
-                // A later round searches only from the edges the last one added: a rule none of
-                // whose delta plans takes their relations is skipped before its anchor is read.
-                if !search_whole && !compiled.delta_plans.iter().any(|d| d.takes(last.added_relations)) {
-                    continue;
-                }
                 if !compiled.anchor.admits(kinds) {
                     continue;
                 }
@@ -313,8 +308,9 @@ impl Enhancer {
                     }
                     continue;
                 }
-                // Semi-naive: a new match uses an edge the last round added.
-                for delta in compiled.delta_plans.iter().filter(|d| d.takes(last.added_relations)) {
+                // Semi-naive: a new match uses an edge the last round added (a seed whose relation
+                // the pattern edge does not take is rejected by `admits_seed`).
+                for delta in &compiled.delta_plans {
                     let (test, plan) = (&rule.pattern.edges[delta.edge], &delta.plan);
                     for added in &last.added {
                         let (head, dependent) = (added.head, added.dependent);
