@@ -1,11 +1,12 @@
 //! Runs the examples rule files carry: each rule alone on its example sentence, then the
-//! listed nodes' DEPS compared with what the example expects.
+//! listed nodes' DEPS compared with what the example expects. An example may give the enhanced
+//! graph its rule starts from (filled DEPS, empty nodes).
 
 use super::Enhancer;
 use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence, Token};
 use crate::graph::{Origin, SentenceGraph};
-use petgraph::graph::NodeIndex;
 use crate::rules::ast::{CheckedExample, CheckedValueTest};
+use petgraph::graph::NodeIndex;
 
 /// The outcome of one example.
 #[derive(Clone, Debug, PartialEq, Eq)]
