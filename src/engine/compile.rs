@@ -293,10 +293,18 @@ impl<T: GroupBits> Groups<T> {
 impl Anchor {
     /// Whether a graph that holds `kinds` can hold a match.
     pub fn admits(&self, kinds: Kinds) -> bool {
-        self.relation_groups.met(kinds.basic)
-            && self.upos_groups.met(kinds.upos)
-            && self.enhanced_groups.met(kinds.enhanced)
-            && (kinds.empty || !self.empty)
+        self.admits_tree(kinds) && self.admits_graph(kinds)
+    }
+
+    /// The part of [`Anchor::admits`] the basic tree decides (relations and UPOS tags): it
+    /// holds for a sentence's every round once it holds for the sentence.
+    pub fn admits_tree(&self, kinds: Kinds) -> bool {
+        self.relation_groups.met(kinds.basic) && self.upos_groups.met(kinds.upos)
+    }
+
+    /// The part of [`Anchor::admits`] the rounds change: enhanced relations, empty nodes.
+    pub fn admits_graph(&self, kinds: Kinds) -> bool {
+        self.enhanced_groups.met(kinds.enhanced) && (kinds.empty || !self.empty)
     }
 }
 

@@ -214,14 +214,15 @@ impl Enhancer {
         self.prepare(workspace);
         let mut steps = 0;
         // Before a phase's rounds, its rules are told what the basic tree holds (the enhanced
-        // graph may hold anything by the time they run): a rule the sentence cannot match is
-        // not tried in any round, and a phase without such rules is skipped.
-        let sentence = compile::Kinds { enhanced: u64::MAX, empty: true, ..compile::Kinds::of(graph) };
+        // graph may hold anything by the time they run, and rounds check that part): a rule the
+        // sentence cannot match is not tried in any round, and a phase without such rules is
+        // skipped.
+        let sentence = compile::Kinds::of(graph);
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
         for stage in &self.stages {
             candidates.clear();
-            candidates.extend(stage.clone().filter(|&r| self.rules[r].anchor.admits(sentence)));
+            candidates.extend(stage.clone().filter(|&r| self.rules[r].anchor.admits_tree(sentence)));
             if !candidates.is_empty() {
                 result = self.run_phase(graph, &candidates, &mut steps, limits, workspace);
                 if result.is_err() {
@@ -240,7 +241,9 @@ impl Enhancer {
 
     /// Runs the given rules (indices into `rules`: a phase's, or a group's) to one fixpoint, in a `workspace` made ready
     /// for the sentence ([`Enhancer::prepare`]). `steps` counts the rule applications of the
-    /// sentence so far.
+    /// sentence so far. Rounds check only the part of an anchor they change
+    /// ([`compile::Anchor::admits_graph`]): a rule whose anchor the basic tree rules out
+    /// ([`compile::Anchor::admits_tree`]) is searched in vain, and is best left out.
     pub fn run_phase(
         &self,
         graph: &mut SentenceGraph,
@@ -276,7 +279,8 @@ impl Enhancer {
             for &r in rules {
                 let compiled = &self.rules[r];
                 let search_whole = first_round || self.exhaustive_rounds || compiled.must_search_whole(last);
-                if !compiled.anchor.admits(kinds) {
+                // (The candidates passed the tree's part of the anchor.)
+                if !compiled.anchor.admits_graph(kinds) {
                     continue;
                 }
                 let rule = &compiled.rule;
