@@ -70,7 +70,7 @@ impl Enhancer {
 /// incoming edges instead of its basic one. So a rule that reads what other rules made (a
 /// relabelled edge, a shared subject, an empty node) has an example that can fail.
 fn seed_from_deps(graph: &mut SentenceGraph<'_>, sentence: &Sentence) {
-    use crate::conllu::sentence::{FORM, LEMMA};
+    use crate::conllu::sentence::{DEPS, FORM, LEMMA};
     let mut empty: Vec<(NodeId, NodeIndex)> = Vec::with_capacity(sentence.empty_nodes.len());
     for token in &sentence.empty_nodes {
         let same = |w: &Token, column| sentence.column(w, column) == sentence.column(token, column);
@@ -86,7 +86,7 @@ fn seed_from_deps(graph: &mut SentenceGraph<'_>, sentence: &Sentence) {
         }
     };
     for token in sentence.words.iter().chain(&sentence.empty_nodes) {
-        if sentence.column(token, crate::conllu::sentence::DEPS) == "_" {
+        if sentence.column(token, DEPS) == "_" {
             continue;
         }
         let Some(dependent) = node(graph, token.id) else { continue };

@@ -24,7 +24,7 @@ use super::profile::{SettingType, SettingValue, Settings};
 use super::source::SourceMap;
 use super::vocabulary::{Items, Vocabulary};
 use std::sync::Arc;
-use crate::ud::{is_relation, is_universal_feature, RELATIONS, UNIVERSAL_FEATURES};
+use crate::ud::{is_relation, is_universal_feature, UNIVERSAL_FEATURES};
 use crate::conllu::{NodeId, RawBlock, Sentence};
 use super::text_regex::TextRegex;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -589,12 +589,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                         && !case_insensitive
                         && !UPOS_TAGS.contains(&value.as_str())
                     {
-                        let mut d =
-                            Diagnostic::error(c.span, format!("unknown UPOS tag `{value}`"));
-                        if let Some(s) = closest(value, UPOS_TAGS.iter().copied()) {
-                            d = d.with_note(format!("did you mean `{s}`?"));
-                        }
-                        self.diagnostics.push(d);
+                        self.diagnostics.push(super::vocabulary::unknown_upos(c.span, value));
                         return None;
                     }
                 }
@@ -1214,11 +1209,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
         if is_relation(univ) {
             return Some(());
         }
-        let d = Diagnostic::error(span, format!("unknown UD relation `{univ}`"));
-        self.diagnostics.push(match closest(univ, RELATIONS.iter().copied()) {
-            Some(s) => d.with_note(format!("did you mean `{s}`?")),
-            None => d.with_note(format!("UD's relations are {}", RELATIONS.join(", "))),
-        });
+        self.diagnostics.push(super::vocabulary::unknown_relation(span, univ));
         None
     }
 

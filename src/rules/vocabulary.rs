@@ -402,13 +402,7 @@ impl Vocabulary {
             Items::Text => None,
             Items::Enhancement if !self.is_enhancement(text) => Some(self.unknown_enhancement(at, text)),
             Items::Enhancement => None,
-            Items::Upos if !crate::ud::is_upos(text) => {
-                let d = Diagnostic::error(at, format!("unknown UPOS tag `{text}`"));
-                Some(match super::check::closest(text, crate::ud::UPOS_TAGS.iter().copied()) {
-                    Some(s) => d.with_note(format!("did you mean `{s}`?")),
-                    None => d,
-                })
-            }
+            Items::Upos if !crate::ud::is_upos(text) => Some(unknown_upos(at, text)),
             Items::Upos => None,
             Items::Relation => relation_item_problem(text, at),
             Items::Label => label_item_problem(text, at),
@@ -443,9 +437,24 @@ fn relation_item_problem(text: &str, at: Span) -> Option<Diagnostic> {
     if crate::ud::is_relation(univ) {
         return None;
     }
+    Some(unknown_relation(at, univ))
+}
+
+/// "unknown UPOS tag `x`" with a did-you-mean: for profiles' UPOS lists and rules' `upos=` tests.
+pub(crate) fn unknown_upos(at: Span, text: &str) -> Diagnostic {
+    let d = Diagnostic::error(at, format!("unknown UPOS tag `{text}`"));
+    match super::check::closest(text, crate::ud::UPOS_TAGS.iter().copied()) {
+        Some(s) => d.with_note(format!("did you mean `{s}`?")),
+        None => d,
+    }
+}
+
+/// "unknown UD relation `x`" with a did-you-mean or UD's relations: for profiles' relation
+/// lists and rules' edge labels.
+pub(crate) fn unknown_relation(at: Span, univ: &str) -> Diagnostic {
     let d = Diagnostic::error(at, format!("unknown UD relation `{univ}`"));
-    Some(match super::check::closest(univ, crate::ud::RELATIONS.iter().copied()) {
+    match super::check::closest(univ, crate::ud::RELATIONS.iter().copied()) {
         Some(s) => d.with_note(format!("did you mean `{s}`?")),
         None => d.with_note(format!("UD's relations are {}", crate::ud::RELATIONS.join(", "))),
-    })
+    }
 }
