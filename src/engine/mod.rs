@@ -17,7 +17,7 @@ pub mod trace;
 use crate::conllu::{EnhancedLayer, Sentence};
 use crate::graph::{GraphBuffers, Origin, SentenceGraph};
 use crate::rules::ast::RuleSet;
-use compile::CompiledRule;
+use compile::{Anchor, CompiledRule, Kinds};
 use lemmas::Lemmas;
 use matcher::Binding;
 use std::ops::Range;
@@ -71,13 +71,95 @@ pub struct Enhancer {
     pub phases: Vec<(String, Range<usize>)>,
     /// The rules run to one fixpoint, in execution order: a phase's, or a group's (phases of a
     /// group are adjacent).
-    stages: Vec<Range<usize>>,
+    stages: Vec<Stage>,
     pub profile: String,
     /// Search every rule whole in every round, not from the edges the last round added. Slower,
     /// same result: the reference the semi-naive rounds are tested against.
     pub exhaustive_rounds: bool,
     /// The lemmas of forms, for words without a lemma (the lexicons' `[lemmas]`).
     form_lemmas: std::sync::Arc<crate::rules::lexicon::FormLemmas>,
+}
+
+/// The rules run to one fixpoint, each with what its anchor needs: a sentence finds the rules
+/// it may match with a few mask tests.
+#[derive(Debug)]
+struct Stage {
+    /// What every rule of the stage needs: a graph without it skips the stage at once.
+    common: Needs,
+    screens: Vec<Screen>,
+}
+
+impl Stage {
+    fn new(range: Range<usize>, rules: &[CompiledRule]) -> Stage {
+        let screens: Vec<Screen> = range.map(|r| Screen::of(r, &rules[r].anchor)).collect();
+        let common = screens.iter().fold(Needs::ALL, |all, s| Needs {
+            relations: all.relations & s.needs.relations,
+            upos: all.upos & s.needs.upos,
+            enhanced: all.enhanced & s.needs.enhanced,
+            empty: all.empty & s.needs.empty,
+        });
+        Stage { common, screens }
+    }
+}
+
+/// What a graph must have, every one: relations of the basic tree and UPOS tags (bits as in
+/// [`Kinds`]), relations of the enhanced graph, an empty node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Needs {
+    relations: u64,
+    upos: u32,
+    enhanced: u64,
+    empty: bool,
+}
+
+impl Needs {
+    const ALL: Needs = Needs { relations: u64::MAX, upos: u32::MAX, enhanced: u64::MAX, empty: true };
+
+    fn tree_met(self, kinds: Kinds) -> bool {
+        kinds.basic & self.relations == self.relations && kinds.upos & self.upos == self.upos
+    }
+
+    fn graph_met(self, kinds: Kinds) -> bool {
+        kinds.enhanced & self.enhanced == self.enhanced && (kinds.empty || !self.empty)
+    }
+}
+
+/// What a rule's anchor needs ([`Anchor::admits_tree`], [`Anchor::admits_graph`]), read once
+/// when the profile is loaded: each relation, UPOS tag and enhanced relation that every match
+/// needs on its own, and whether that is all the anchor asks of the tree (most rules; false:
+/// the anchor must still be asked, e.g. for a rule that needs one of several relations).
+///
+/// Read by asking the anchor about graphs that lack one thing each, without knowing how the
+/// anchor is made: this holds for any anchor that asks only for things present (a graph with
+/// more never admits less).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Screen {
+    rule: usize,
+    needs: Needs,
+    exact: bool,
+}
+
+impl Screen {
+    fn of(rule: usize, anchor: &Anchor) -> Screen {
+        // A field `Kinds` gains must be set in both: everything in `all`, nothing in `least`.
+        let all = Kinds { basic: u64::MAX, upos: u32::MAX, enhanced: u64::MAX, empty: true };
+        let lacking = |bits: u32, without: &dyn Fn(u32) -> Kinds| {
+            (0..bits).filter(|&bit| !anchor.admits(without(bit))).fold(0u64, |set, bit| set | 1 << bit)
+        };
+        let needs = Needs {
+            relations: lacking(64, &|bit| Kinds { basic: !(1 << bit), ..all }),
+            upos: lacking(32, &|bit| Kinds { upos: !(1 << bit), ..all }) as u32,
+            enhanced: lacking(64, &|bit| Kinds { enhanced: !(1 << bit), ..all }),
+            empty: !anchor.admits(Kinds { empty: false, ..all }),
+        };
+        let least = Kinds { basic: needs.relations, upos: needs.upos, enhanced: u64::MAX, empty: true };
+        Screen { rule, needs, exact: anchor.admits_tree(least) }
+    }
+
+    /// Whether the rule's anchor admits a basic tree with these kinds (`rules`: the enhancer's).
+    fn admits_tree(&self, kinds: Kinds, rules: &[CompiledRule]) -> bool {
+        self.needs.tree_met(kinds) && (self.exact || rules[self.rule].anchor.admits_tree(kinds))
+    }
 }
 
 /// Buffers a thread reuses from sentence to sentence while enhancing.
@@ -155,16 +237,17 @@ impl Enhancer {
     pub fn new(rule_set: &RuleSet) -> Self {
         let mut rules = Vec::new();
         let mut phases = Vec::new();
-        let mut stages: Vec<Range<usize>> = Vec::new();
+        let mut ranges: Vec<Range<usize>> = Vec::new();
         for phase in &rule_set.phases {
             let start = rules.len();
             rules.extend(phase.rules.iter().map(compile::compile));
             phases.push((phase.name.clone(), start..rules.len()));
-            match stages.last_mut() {
+            match ranges.last_mut() {
                 Some(stage) if phase.joined => stage.end = rules.len(),
-                _ => stages.push(start..rules.len()),
+                _ => ranges.push(start..rules.len()),
             }
         }
+        let stages = ranges.into_iter().map(|range| Stage::new(range, &rules)).collect();
         Enhancer {
             rules,
             phases,
@@ -217,12 +300,16 @@ impl Enhancer {
         // graph may hold anything by the time they run, and rounds check that part): a rule the
         // sentence cannot match is not tried in any round, and a phase without such rules is
         // skipped.
-        let sentence = compile::Kinds::of(graph);
+        let sentence = Kinds::of(graph);
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
         for stage in &self.stages {
+            // A stage no rule of which the graph can match now changes nothing.
+            if !stage.common.tree_met(sentence) || !stage.common.graph_met(Kinds::of(graph)) {
+                continue;
+            }
             candidates.clear();
-            candidates.extend(stage.clone().filter(|&r| self.rules[r].anchor.admits_tree(sentence)));
+            candidates.extend(stage.screens.iter().filter(|s| s.admits_tree(sentence, &self.rules)).map(|s| s.rule));
             if !candidates.is_empty() {
                 result = self.run_phase(graph, &candidates, &mut steps, limits, workspace);
                 if result.is_err() {
@@ -270,17 +357,18 @@ impl Enhancer {
         let mut first_round = true;
         changes.seeds = !self.exhaustive_rounds && rules.iter().any(|&r| !self.rules[r].delta_plans.is_empty());
         last.seeds = changes.seeds;
+        let mut kinds = compile::Kinds::of(graph);
         loop {
             *match_count = 0;
             // Every match found is applied: finding more than the steps left is a runaway, found
             // before the matches fill memory.
             let over_limit = std::cell::Cell::new(None);
-            let kinds = compile::Kinds::of(graph);
             for &r in rules {
                 let compiled = &self.rules[r];
                 let search_whole = first_round || self.exhaustive_rounds || compiled.must_search_whole(last);
-                // (The candidates passed the tree's part of the anchor.)
-                if !compiled.anchor.admits_graph(kinds) {
+                // A later round searches a rule whole or from its seeds, or not at all; the
+                // candidates passed the tree's part of the anchor.
+                if !(search_whole || searches_seeds(compiled, last)) || !compiled.anchor.admits_graph(kinds) {
                     continue;
                 }
                 let rule = &compiled.rule;
@@ -356,11 +444,16 @@ impl Enhancer {
                     return Err(runaway(*r, Limit::LabelBytes(MAX_LABEL_BYTES)));
                 }
             }
-            // An unchanged graph has no match that was not found already.
-            if !changes.any() {
+            // An unchanged graph has no match that was not found already; nor has a graph whose
+            // changes no rule searches again (the next round would search nothing).
+            if !changes.any()
+                || !(self.exhaustive_rounds
+                    || rules.iter().any(|&r| self.rules[r].must_search_whole(changes) || searches_seeds(&self.rules[r], changes)))
+            {
                 return Ok(());
             }
             std::mem::swap(changes, last);
+            kinds = compile::Kinds::of(graph);
         }
     }
 
@@ -376,3 +469,8 @@ impl Enhancer {
     }
 }
 
+/// Whether a round after one that made `last` searches `rule` from its seeds: the rule has
+/// delta plans and the round added edges (the plans' `admits_seed` then chooses among them).
+fn searches_seeds(rule: &CompiledRule, last: &rewrite::Changes) -> bool {
+    !rule.delta_plans.is_empty() && !last.added.is_empty()
+}
