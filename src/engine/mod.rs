@@ -474,3 +474,79 @@ impl Enhancer {
 fn searches_seeds(rule: &CompiledRule, last: &rewrite::Changes) -> bool {
     !rule.delta_plans.is_empty() && !last.added.is_empty()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::source::RuleSource;
+
+    /// Kinds with each bit set with probability `density` / 8, from a fixed seed.
+    fn random_kinds(state: &mut u64, density: u32) -> Kinds {
+        let mut bits = |n: u32| {
+            (0..n).fold(0u64, |set, bit| {
+                // xorshift64
+                *state ^= *state << 13;
+                *state ^= *state >> 7;
+                *state ^= *state << 17;
+                set | (u64::from((*state % 8) < u64::from(density)) << bit)
+            })
+        };
+        Kinds { basic: bits(64), upos: bits(32) as u32, enhanced: bits(64), empty: bits(1) != 0 }
+    }
+
+    /// For every rule of every embedded profile, the screen read from its anchor admits exactly
+    /// the trees the anchor admits, and what the screen and its stage say a graph needs, every
+    /// graph the anchor admits has: the engine may trust them instead of the anchor.
+    #[test]
+    fn screens_agree_with_anchors() {
+        let source = RuleSource::embedded();
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        let mut inexact = 0;
+        for name in crate::rules::profile::profile_names(&source) {
+            let rule_set = crate::rules::load::load_ruleset(&source, &name).unwrap_or_else(|e| panic!("{}", e.render()));
+            let enhancer = Enhancer::new(&rule_set);
+            for stage in &enhancer.stages {
+                for screen in &stage.screens {
+                    let anchor = &enhancer.rules[screen.rule].anchor;
+                    inexact += usize::from(!screen.exact);
+                    for density in [2, 4, 6, 7, 8].into_iter().cycle().take(500) {
+                        let kinds = random_kinds(&mut state, density);
+                        let name = &enhancer.rules[screen.rule].rule.name;
+                        assert_eq!(screen.admits_tree(kinds, &enhancer.rules), anchor.admits_tree(kinds), "{name}: {kinds:?}");
+                        if anchor.admits(kinds) {
+                            assert!(screen.needs.graph_met(kinds) && stage.common.graph_met(kinds), "{name}: {kinds:?}");
+                            assert!(stage.common.tree_met(kinds), "{name}: {kinds:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // Rules whose anchor is asked beside the screen are tested too.
+        assert!(inexact > 0);
+    }
+
+    /// A rule that needs one of two relations needs neither alone: its screen asks its anchor,
+    /// which admits a tree with either.
+    #[test]
+    fn a_rule_that_needs_one_of_two_relations_admits_a_tree_with_either() {
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rules = crate::rules::load::check_text(
+            "t.rules",
+            "phase p\nrule either { match { V -[obl|nmod]-> X;  X -[case]-> C; } do { add X =[dep]=> V; } }\n",
+            &lexicon,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let compiled = vec![compile::compile(&rules[0])];
+        let stage = Stage::new(0..1, &compiled);
+        let screen = stage.screens[0];
+        let bit = crate::graph::relation_bit;
+        assert_eq!(screen.needs.relations, bit("case"));
+        assert!(!screen.exact);
+        for other in ["obl", "nmod"] {
+            let kinds = Kinds { basic: bit("case") | bit(other) | bit("root"), upos: u32::MAX, ..Kinds::default() };
+            assert!(screen.admits_tree(kinds, &compiled) && stage.common.tree_met(kinds), "{other}");
+        }
+        let neither = Kinds { basic: bit("case") | bit("root"), upos: u32::MAX, ..Kinds::default() };
+        assert!(!screen.admits_tree(neither, &compiled));
+    }
+}
