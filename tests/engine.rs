@@ -1670,3 +1670,40 @@ fn et_lubama_controls_through_an_adessive_oblique() {
     ];
     assert_eq!(relative_deps("et", &without, "1"), "2:nsubj|3:nsubj");
 }
+
+/// A phase ends early only when no rule would search again: here no rule has a delta plan, and
+/// the label the first round removes makes the rule whose `without` block it fed match in the
+/// second round, as when every rule is searched whole in every round.
+#[test]
+fn a_removed_label_makes_a_rule_without_delta_plans_search_again() {
+    let input = "# sent_id = w\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tread\tread\tVERB\t_\t_\t0\troot\t_\t_\n\
+        3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t_\t_\n\n";
+    let out = run(
+        &["enhance", "--rules", ENGINE_RULES, "--lang", "whole"],
+        input.as_bytes(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t2:dep:noobj|2:nsubj\t_\n"),
+        "{stdout}"
+    );
+
+    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
+    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
+    let rule_set = load_ruleset(&source, "whole").unwrap_or_else(|e| panic!("{}", e.render()));
+    let mut exhaustive = Enhancer::new(&rule_set);
+    assert!(exhaustive.rules.iter().all(|r| r.delta_plans.is_empty()));
+    exhaustive.exhaustive_rounds = true;
+    let sentence = Sentence::parse(RawBlock {
+        bytes: input.as_bytes().to_vec(),
+        first_line: 1,
+        starts_input: true,
+    })
+    .unwrap();
+    let mut layer = EnhancedLayer::default();
+    exhaustive.enhance(&sentence, &mut layer).unwrap();
+    let mut written = Vec::new();
+    eudify::conllu::write_sentence(&mut written, &sentence, Some(&layer));
+    assert_eq!(text(&written), stdout);
+}
