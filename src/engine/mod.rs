@@ -141,7 +141,8 @@ struct Screen {
 
 impl Screen {
     fn of(rule: usize, anchor: &Anchor) -> Screen {
-        // A field `Kinds` gains must be set in both: everything in `all`, nothing in `least`.
+        // A field `Kinds` gains must be set in both: everything in `all`; in `least` nothing if
+        // the tree's part of the anchor reads it (the anchor is then still asked), else everything.
         let all = Kinds { basic: u64::MAX, upos: u32::MAX, enhanced: u64::MAX, empty: true };
         let lacking = |bits: u32, without: &dyn Fn(u32) -> Kinds| {
             (0..bits).filter(|&bit| !anchor.admits(without(bit))).fold(0u64, |set, bit| set | 1 << bit)
