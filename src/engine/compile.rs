@@ -6,9 +6,9 @@
 //! preferring steps with the fewest candidates (a word's one basic head before its children).
 
 use petgraph::stable_graph::NodeIndex;
-use crate::graph::{relation_bit, relation_code, relation_index, upos_bit, SentenceGraph, SUBTYPED};
+use crate::graph::{label_bit, relation_bit, relation_code, relation_index, upos_bit, SentenceGraph, OTHER_RELATION, SUBTYPED};
 use crate::rules::ast::{
-    CheckedPattern, CheckedRule, CheckedValueTest, Depth, Field, FieldTest, Layer, LabelTest, NodeTest, Operand,
+    CheckedPattern, CheckedRule, CheckedValueTest, Depth, EdgeTest, Field, FieldTest, Layer, LabelTest, NodeTest, Operand,
     OrderTest, VarId,
 };
 
@@ -224,23 +224,165 @@ impl Kinds {
     }
 }
 
-/// The one answer to "can this pattern match in this graph?", read from the pattern once:
-/// groups of basic relations of which the basic tree must have at least one each, likewise
-/// groups of UPOS tags, and groups of relations of which the enhanced graph must have an edge
-/// each, and an empty node if a node of the pattern is one (`[empty]`). The engine checks it
-/// for every rule in every round, and skips most rules of most sentences without trying them.
+/// What a sentence's basic tree holds beyond [`Kinds`], as far as anchors ask
+/// ([`Anchor::admits_tree`]): which labels, and which relations, UPOS tags and child relations
+/// come together on one word. Filled once per sentence ([`TreeKinds::fill`]) by one pass over
+/// its words, in the engine (the `basic` profile does not pay for it).
+#[derive(Clone, Debug)]
+pub struct TreeKinds {
+    /// Relations some word has with no subtype (bits as in [`relation_bit`]).
+    bare: u64,
+    /// The other labels of the words (subtyped, or of no universal relation), as [`label_bit`]s.
+    labels: u64,
+    /// Relations of which some word has two children or more.
+    twice: u64,
+    /// `upos_of[r]`: UPOS tags (bits as in [`upos_bit`]) of the words of relation `r`.
+    upos_of: [u32; 64],
+    /// `children_of[r]`: relations of the children of the words of relation `r`.
+    children_of: [u64; 64],
+    /// `children_of_upos[u]`: relations of the children of the words tagged `u` (the root's
+    /// too, under the tag its `_` has).
+    children_of_upos: [u64; 32],
+    /// Scratch space of [`TreeKinds::fill`]: relations of each word's children met so far.
+    seen: Vec<u64>,
+}
+
+impl Default for TreeKinds {
+    fn default() -> Self {
+        TreeKinds { bare: 0, labels: 0, twice: 0, upos_of: [0; 64], children_of: [0; 64], children_of_upos: [0; 32], seen: Vec::new() }
+    }
+}
+
+impl TreeKinds {
+    /// A tree that has everything: every anchor admits it as far as it asks the tree.
+    pub fn everything() -> TreeKinds {
+        TreeKinds {
+            bare: u64::MAX,
+            labels: u64::MAX,
+            twice: u64::MAX,
+            upos_of: [u32::MAX; 64],
+            children_of: [u64::MAX; 64],
+            children_of_upos: [u64::MAX; 32],
+            seen: Vec::new(),
+        }
+    }
+
+    /// What `graph`'s basic tree holds.
+    pub fn of(graph: &SentenceGraph) -> TreeKinds {
+        let mut kinds = TreeKinds::default();
+        kinds.fill(graph);
+        kinds
+    }
+
+    /// Makes `self` what `graph`'s basic tree holds, reusing its buffer.
+    pub fn fill(&mut self, graph: &SentenceGraph) {
+        let (codes, tags, children) = (graph.basic_codes(), graph.upos_indices(), graph.basic_child_relation_sets());
+        let (mut bare, mut labels, mut twice) = (0, 0, 0);
+        self.upos_of = [0; 64];
+        self.children_of = [0; 64];
+        self.children_of_upos = [0; 32];
+        self.seen.clear();
+        self.seen.resize(codes.len() + 1, 0);
+        let words = codes.iter().zip(tags).zip(&children[1..]).zip(&graph.sentence.words);
+        for (n, (((&code, &tag), &below), word)) in (1..).zip(words) {
+            // (Masked: the tables' bounds need no check.)
+            let (relation, tag) = (usize::from(code & 63), usize::from(tag & 31));
+            let bit = 1u64 << relation;
+            if code & SUBTYPED != 0 || relation == OTHER_RELATION as usize {
+                labels |= graph.basic_label_bit(n);
+            } else {
+                bare |= bit;
+            }
+            self.upos_of[relation] |= 1 << tag;
+            self.children_of[relation] |= below;
+            self.children_of_upos[tag] |= below;
+            if let Some(seen) = self.seen.get_mut(word.head as usize) {
+                twice |= *seen & bit;
+                *seen |= bit;
+            }
+        }
+        self.children_of_upos[upos_bit("_").trailing_zeros() as usize] |= children[0];
+        (self.bare, self.labels, self.twice) = (bare, labels, twice);
+    }
+}
+
+/// The one answer to "can this pattern match in this graph?", read from the pattern once (like
+/// ast-grep's potential kinds): only necessary conditions, each from a positive basic edge or a
+/// positive node test of the match block that every match needs (never a `without` block, a
+/// negated test or an alternative). The engine checks the tree's part once per sentence
+/// ([`Anchor::admits_tree`]) and the graph's part in every round ([`Anchor::admits_graph`]),
+/// and skips most rules of most sentences without trying them. It asks for
+/// - groups of basic relations of which the basic tree must have at least one each (an edge's
+///   label test), likewise groups of UPOS tags (a node's), and groups of relations of which
+///   the enhanced graph must have an edge each, and an empty node if a node of the pattern is
+///   one (`[empty]`) ([`Kinds`]);
+/// - groups of whole labels (`N -[acl:relcl]-> V`: a word labelled `acl:relcl`, not any `acl`);
+/// - what one word must have together ([`Pair`]): a relation and a UPOS tag (`N -[case]-> C;
+///   C [upos=SCONJ]`), a relation and a child's relation (`V1 -[conj]-> V2; V2 -[aux:pass]->
+///   A`), a UPOS tag and a child's relation;
+/// - relations of which one word must have two children (`H -[conj]-> C; H -[conj]-> N`:
+///   distinct variables bind distinct words).
 ///
-/// Groups sit in small fixed arrays. A pattern with more groups keeps the first
-/// [`ANCHOR_GROUPS`]: the anchor stays a necessary condition, only a weaker one.
+/// The last three are read from [`TreeKinds`]. Groups sit in small fixed arrays. A pattern with
+/// more groups keeps the first [`ANCHOR_GROUPS`]: the anchor stays a necessary condition, only
+/// a weaker one.
 #[derive(Clone, Debug, Default)]
 pub struct Anchor {
     relation_groups: Groups<u64>,
     upos_groups: Groups<u32>,
     enhanced_groups: Groups<u64>,
     empty: bool,
+    /// Groups of labels, each as the relations of its labels without a subtype and the
+    /// [`label_bit`]s of the others ([`TreeKinds::bare`], [`TreeKinds::labels`]).
+    label_groups: Vec<(u64, u64)>,
+    pairs: Vec<Pair>,
+    /// Relations of which some word must have two children.
+    twice: u64,
+    /// Whether the anchor asks [`TreeKinds`] anything.
+    detailed: bool,
+}
+
+/// Something one word must have: a relation in `first` or UPOS tag in `first` (as `table`
+/// says) together with a UPOS tag or a child's relation in `second`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Pair {
+    table: Table,
+    first: u64,
+    second: u64,
+}
+
+/// Which [`TreeKinds`] table a [`Pair`] reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Table {
+    /// Relation, and the word's UPOS tag ([`TreeKinds::upos_of`]).
+    UposOf,
+    /// Relation, and a child's relation ([`TreeKinds::children_of`]).
+    ChildrenOf,
+    /// UPOS tag, and a child's relation ([`TreeKinds::children_of_upos`]).
+    ChildrenOfUpos,
+}
+
+impl Pair {
+    fn met(&self, tree: &TreeKinds) -> bool {
+        let mut found = 0;
+        let mut first = self.first;
+        while first != 0 {
+            let i = first.trailing_zeros() as usize;
+            found |= match self.table {
+                Table::UposOf => u64::from(tree.upos_of[i]),
+                Table::ChildrenOf => tree.children_of[i],
+                Table::ChildrenOfUpos => tree.children_of_upos[i],
+            };
+            first &= first - 1;
+        }
+        found & self.second != 0
+    }
 }
 
 const ANCHOR_GROUPS: usize = 4;
+/// A [`Pair`] reads one table entry per bit of its `first`: pairs of wider sets are left out
+/// (they rule out little anyway).
+const PAIR_WIDTH: u32 = 8;
 
 /// Unused slots hold all bits, which any non-empty set meets: the check is a fixed number of
 /// tests with no data-dependent branch (anchors are checked for every rule of every sentence).
@@ -291,15 +433,21 @@ impl<T: GroupBits> Groups<T> {
 }
 
 impl Anchor {
-    /// Whether a graph that holds `kinds` can hold a match.
-    pub fn admits(&self, kinds: Kinds) -> bool {
-        self.admits_tree(kinds) && self.admits_graph(kinds)
+    /// Whether a graph that holds `kinds`, of a basic tree that holds `tree`, can hold a match.
+    pub fn admits(&self, kinds: Kinds, tree: &TreeKinds) -> bool {
+        self.admits_tree(kinds, tree) && self.admits_graph(kinds)
     }
 
-    /// The part of [`Anchor::admits`] the basic tree decides (relations and UPOS tags): it
-    /// holds for a sentence's every round once it holds for the sentence.
-    pub fn admits_tree(&self, kinds: Kinds) -> bool {
-        self.relation_groups.met(kinds.basic) && self.upos_groups.met(kinds.upos)
+    /// The part of [`Anchor::admits`] the basic tree decides (relations, UPOS tags and what
+    /// [`TreeKinds`] tells): it holds for a sentence's every round once it holds for the
+    /// sentence.
+    pub fn admits_tree(&self, kinds: Kinds, tree: &TreeKinds) -> bool {
+        self.relation_groups.met(kinds.basic)
+            && self.upos_groups.met(kinds.upos)
+            && (!self.detailed
+                || (self.twice & tree.twice == self.twice
+                    && self.label_groups.iter().all(|&(bare, labels)| bare & tree.bare != 0 || labels & tree.labels != 0)
+                    && self.pairs.iter().all(|p| p.met(tree))))
     }
 
     /// The part of [`Anchor::admits`] the rounds change: enhanced relations, empty nodes.
@@ -377,6 +525,10 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
             Layer::Enhanced => anchor.enhanced_groups.push(bits),
         }
     }
+    // What each variable must be: the relations of its basic edge (`own`), its UPOS tags.
+    let vars = pattern.edges.iter().map(|e| e.from.max(e.to) + 1).chain(pattern.nodes.iter().map(|n| n.var + 1)).max().unwrap_or(0);
+    let mut own = vec![u64::MAX; vars];
+    let mut tags = vec![u64::MAX; vars];
     for node in &pattern.nodes {
         // An empty node's UPOS need not be any word's (the words' tags are what `Kinds` has).
         let empty = node.tests.iter().any(|t| t.field == Field::Empty && !t.negated);
@@ -385,11 +537,65 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
             if let (Field::Upos, CheckedValueTest::Equals { values, case_insensitive: false }, false) =
                 (&test.field, &test.test, test.negated)
             {
-                anchor.upos_groups.push(values.iter().fold(0, |acc, v| acc | upos_bit(v)));
+                let bits = values.iter().fold(0, |acc, v| acc | upos_bit(v));
+                anchor.upos_groups.push(bits);
+                tags[node.var] &= u64::from(bits);
             }
         }
     }
+    // Positive basic edges between two variables. Every edge of a descent passes its label
+    // test: its dependent's own edge, and the first edge below its head, as a single edge's.
+    let basic = || pattern.edges.iter().filter(|e| e.layer == Layer::Basic && !e.negated && e.from != e.to);
+    for edge in basic() {
+        own[edge.to] &= label_relations(&edge.label);
+        if let Some(group) = exact_labels(&edge.label).filter(|&(_, labels)| labels != 0) {
+            anchor.label_groups.push(group);
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut push = |table: Table, first: u64, second: u64| {
+        let pair = Pair { table, first, second };
+        if first.count_ones() <= PAIR_WIDTH && second != u64::MAX && !pairs.contains(&pair) {
+            pairs.push(pair);
+        }
+    };
+    for v in 0..vars {
+        if own[v] != u64::MAX {
+            push(Table::UposOf, own[v], tags[v]);
+        }
+        for edge in basic().filter(|e| e.from == v) {
+            let children = label_relations(&edge.label);
+            // The tree's relations say as much as a pair of a relation and all tags.
+            if own[v] != u64::MAX {
+                push(Table::ChildrenOf, own[v], children);
+            } else if tags[v] != u64::MAX {
+                push(Table::ChildrenOfUpos, tags[v], children);
+            }
+            // Two single edges of one relation to two variables: two children of one word.
+            let single = |e: &EdgeTest| e.depth.is_none() && label_relations(&e.label).count_ones() == 1;
+            if single(edge) && basic().any(|e| e.from == v && e.to != edge.to && single(e) && label_relations(&e.label) == children) {
+                anchor.twice |= children;
+            }
+        }
+    }
+    anchor.pairs = pairs;
+    anchor.detailed = anchor.twice != 0 || !anchor.label_groups.is_empty() || !anchor.pairs.is_empty();
     anchor
+}
+
+/// The labels a label test accepts when it names them all (`acl:relcl`, `obl|obl:arg`): the
+/// relations of those without a subtype, and the [`label_bit`]s of the others.
+fn exact_labels(test: &LabelTest) -> Option<(u64, u64)> {
+    match test {
+        LabelTest::Exact(label) => {
+            let code = relation_code(label);
+            Some(if code & SUBTYPED == 0 && u32::from(code) != OTHER_RELATION { (1 << code, 0) } else { (0, label_bit(label)) })
+        }
+        LabelTest::Alternatives(options) => {
+            options.iter().map(exact_labels).try_fold((0, 0), |(bare, labels), o| o.map(|(b, l)| (bare | b, labels | l)))
+        }
+        _ => None,
+    }
 }
 
 /// Compiles `pattern`, given the node variables bound before it starts (`bound_before[v]`)
@@ -885,3 +1091,4 @@ mod tests {
         assert!(matches!(compile(&rules[1]).plan.steps[0], Step::ScanNodes { .. }));
     }
 }
+

@@ -85,6 +85,8 @@ pub struct Enhancer {
 pub struct Workspace {
     /// The rules of the current phase whose anchor admits the sentence's basic tree.
     candidates: Vec<usize>,
+    /// What the sentence's basic tree holds, as anchors ask.
+    tree: compile::TreeKinds,
     /// Matches already applied in the current phase (a rule fires once per match).
     fired: rewrite::Fired,
     /// Matches found in the current round (the first `match_count`), applied after the
@@ -165,6 +167,7 @@ impl Enhancer {
                 _ => stages.push(start..rules.len()),
             }
         }
+        if std::env::var("ANCHOR_DUMP").is_ok() { for r in &rules { eprintln!("{} {:?}", r.rule.name, r.anchor); } }
         Enhancer {
             rules,
             phases,
@@ -218,11 +221,14 @@ impl Enhancer {
         // sentence cannot match is not tried in any round, and a phase without such rules is
         // skipped.
         let sentence = compile::Kinds::of(graph);
+        if !self.stages.is_empty() {
+            workspace.tree.fill(graph);
+        }
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
         for stage in &self.stages {
             candidates.clear();
-            candidates.extend(stage.clone().filter(|&r| self.rules[r].anchor.admits_tree(sentence)));
+            candidates.extend(stage.clone().filter(|&r| self.rules[r].anchor.admits_tree(sentence, &workspace.tree)));
             if !candidates.is_empty() {
                 result = self.run_phase(graph, &candidates, &mut steps, limits, workspace);
                 if result.is_err() {
