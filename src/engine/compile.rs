@@ -243,13 +243,25 @@ pub struct TreeKinds {
     /// `children_of_upos[u]`: relations of the children of the words tagged `u` (the root's
     /// too, under the tag its `_` has).
     children_of_upos: [u64; 32],
+    /// `siblings_of[r]`: relations of the children of the heads of the words of relation `r`
+    /// (`r` among them).
+    siblings_of: [u64; 64],
     /// Scratch space of [`TreeKinds::fill`]: relations of each word's children met so far.
     seen: Vec<u64>,
 }
 
 impl Default for TreeKinds {
     fn default() -> Self {
-        TreeKinds { bare: 0, labels: 0, twice: 0, upos_of: [0; 64], children_of: [0; 64], children_of_upos: [0; 32], seen: Vec::new() }
+        TreeKinds {
+            bare: 0,
+            labels: 0,
+            twice: 0,
+            upos_of: [0; 64],
+            children_of: [0; 64],
+            children_of_upos: [0; 32],
+            siblings_of: [0; 64],
+            seen: Vec::new(),
+        }
     }
 }
 
@@ -263,6 +275,7 @@ impl TreeKinds {
             upos_of: [u32::MAX; 64],
             children_of: [u64::MAX; 64],
             children_of_upos: [u64::MAX; 32],
+            siblings_of: [u64::MAX; 64],
             seen: Vec::new(),
         }
     }
@@ -281,6 +294,7 @@ impl TreeKinds {
         self.upos_of = [0; 64];
         self.children_of = [0; 64];
         self.children_of_upos = [0; 32];
+        self.siblings_of = [0; 64];
         self.seen.clear();
         self.seen.resize(codes.len() + 1, 0);
         let words = codes.iter().zip(tags).zip(&children[1..]).zip(&graph.sentence.words);
@@ -296,7 +310,9 @@ impl TreeKinds {
             self.upos_of[relation] |= 1 << tag;
             self.children_of[relation] |= below;
             self.children_of_upos[tag] |= below;
-            if let Some(seen) = self.seen.get_mut(word.head as usize) {
+            let head = word.head as usize;
+            self.siblings_of[relation] |= children.get(head).copied().unwrap_or(0);
+            if let Some(seen) = self.seen.get_mut(head) {
                 twice |= *seen & bit;
                 *seen |= bit;
             }
@@ -360,6 +376,8 @@ enum Table {
     ChildrenOf,
     /// UPOS tag, and a child's relation ([`TreeKinds::children_of_upos`]).
     ChildrenOfUpos,
+    /// Relation, and a sibling's relation ([`TreeKinds::siblings_of`]).
+    SiblingsOf,
 }
 
 impl Pair {
@@ -372,6 +390,7 @@ impl Pair {
                 Table::UposOf => u64::from(tree.upos_of[i]),
                 Table::ChildrenOf => tree.children_of[i],
                 Table::ChildrenOfUpos => tree.children_of_upos[i],
+                Table::SiblingsOf => tree.siblings_of[i],
             };
             first &= first - 1;
         }
@@ -570,6 +589,15 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
                 push(Table::ChildrenOf, own[v], children);
             } else if tags[v] != u64::MAX {
                 push(Table::ChildrenOfUpos, tags[v], children);
+            }
+            // Two edges of relations neither of which includes the other: children of one word
+            // (perhaps one child, through two descents).
+            for other in basic().filter(|e| e.from == v) {
+                let siblings = label_relations(&other.label);
+                let narrower = (children.count_ones(), children) < (siblings.count_ones(), siblings);
+                if children & siblings != children && children & siblings != siblings && narrower {
+                    push(Table::SiblingsOf, children, siblings);
+                }
             }
             // Two single edges of one relation to two variables: two children of one word.
             let single = |e: &EdgeTest| e.depth.is_none() && label_relations(&e.label).count_ones() == 1;
@@ -1092,3 +1120,112 @@ mod tests {
     }
 }
 
+
+#[cfg(test)]
+mod anchor_tests {
+    use super::*;
+    use crate::conllu::reader::RawBlock;
+    use crate::conllu::Sentence;
+
+    /// A sentence from rows `FORM UPOS HEAD DEPREL` (lemma: the form).
+    fn sentence(rows: &[&str]) -> Sentence {
+        let mut text = String::new();
+        for (i, row) in rows.iter().enumerate() {
+            let [form, upos, head, deprel] = row.split(' ').collect::<Vec<_>>()[..] else { panic!("{row}") };
+            text += &format!("{}\t{form}\t{form}\t{upos}\t_\t_\t{head}\t{deprel}\t_\t_\n", i + 1);
+        }
+        Sentence::parse(RawBlock { bytes: (text + "\n").into_bytes(), first_line: 1, starts_input: true }).unwrap()
+    }
+
+    /// Each kind of condition the anchor reads from a pattern: it admits a sentence where the
+    /// rule matches (were a condition unsound, the first sentence would be rejected), and it
+    /// rejects one the coarse anchor (relations and UPOS tags anywhere in the tree) admits but
+    /// the rule cannot match, for want of that one condition.
+    #[test]
+    fn sharper_anchors_admit_every_sentence_with_a_match_and_reject_near_misses() {
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rules = crate::rules::load::check_text(
+            "t.rules",
+            "phase p\n\
+             rule label { match { N -[acl:relcl|nmod:poss]-> V; } do { add V =[dep]=> N; } }\n\
+             rule upos_of { match { N -[case]-> C;  C [upos=SCONJ|CCONJ]; } do { add C =[dep]=> N; } }\n\
+             rule children_of { match { V1 -[conj]-> V2;  V2 -[aux:pass]-> A; } do { add A =[dep]=> V1; } }\n\
+             rule children_of_upos { match { V -[obj]-> O;  V [upos=VERB]; } do { add O =[dep]=> V; } }\n\
+             rule siblings_of { match { V1 -[conj]-> V2;  V1 -[obj]-> D; } do { add V2 =[dep]=> D; } }\n\
+             rule twice { match { H -[conj]-> C;  H -[conj]-> N; } do { add N =[dep]=> C; } }\n\
+             rule descent { match { N -[acl:relcl]-> V;  V -[obj]->{1,3} X;  V -[nsubj]-> S;  X [upos=PRON]; } do { add X =[dep]=> S; } }\n",
+            &lexicon,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let rule = |name: &str| compile(rules.iter().find(|r| r.name == name).expect("a test rule"));
+        let cases: [(&str, &[&str], &[&str]); 7] = [
+            (
+                "label",
+                &["a NOUN 0 root", "b VERB 1 nmod:poss"],
+                &["a NOUN 0 root", "b VERB 1 acl", "c NOUN 1 obl:tmod"],
+            ),
+            (
+                "upos_of",
+                &["a NOUN 0 root", "b SCONJ 1 case"],
+                &["a NOUN 0 root", "b ADP 1 case", "c SCONJ 1 mark"],
+            ),
+            (
+                "children_of",
+                &["a VERB 0 root", "b VERB 1 conj", "c AUX 2 aux:pass"],
+                &["a VERB 0 root", "b VERB 1 conj", "c AUX 1 aux:pass"],
+            ),
+            (
+                "children_of_upos",
+                &["a VERB 0 root", "b NOUN 1 obj"],
+                &["a NOUN 0 root", "b NOUN 1 obj", "c VERB 1 acl"],
+            ),
+            (
+                "siblings_of",
+                &["a VERB 0 root", "b NOUN 1 obj", "c VERB 1 conj"],
+                &["a VERB 0 root", "b VERB 1 conj", "c NOUN 2 obj"],
+            ),
+            (
+                "twice",
+                &["a NOUN 0 root", "b NOUN 1 conj", "c NOUN 1 conj"],
+                &["a NOUN 0 root", "b NOUN 1 conj", "c NOUN 2 conj"],
+            ),
+            (
+                // Through a descent: X is two edges below V, and V's `obj` child is not X.
+                "descent",
+                &["a NOUN 0 root", "b VERB 1 acl:relcl", "c NOUN 2 nsubj", "d NOUN 2 obj", "e PRON 4 obj"],
+                &["a NOUN 0 root", "b VERB 1 acl:relcl", "c NOUN 2 nsubj", "d NOUN 2 obj", "e PRON 4 nmod"],
+            ),
+        ];
+        for (name, matching, missing) in cases {
+            let compiled = rule(name);
+            assert!(compiled.anchor.detailed, "{name}: the anchor asks the tree nothing more");
+            for (rows, matches) in [(matching, true), (missing, false)] {
+                let sentence = sentence(rows);
+                let graph = SentenceGraph::from_basic(&sentence);
+                let mut binding = crate::engine::matcher::Binding::default();
+                binding.reset(compiled.rule.vars.len(), compiled.rule.edge_vars.len());
+                let mut lemmas = crate::engine::lemmas::Lemmas::default();
+                let found = crate::engine::matcher::exists(&graph, &mut lemmas, &compiled.plan, &mut binding);
+                assert_eq!(found, matches, "{name}: {rows:?}");
+                let kinds = Kinds::of(&graph);
+                assert!(compiled.anchor.relation_groups.met(kinds.basic) && compiled.anchor.upos_groups.met(kinds.upos));
+                assert_eq!(compiled.anchor.admits(kinds, &TreeKinds::of(&graph)), matches, "{name}: {rows:?}");
+            }
+        }
+    }
+
+    /// A table filled for one sentence is refilled for the next, not added to.
+    #[test]
+    fn tree_kinds_are_refilled_from_sentence_to_sentence() {
+        let long = sentence(&["a VERB 0 root", "b VERB 1 conj", "c VERB 1 conj", "d AUX 2 aux:pass", "e SCONJ 1 case"]);
+        let short = sentence(&["a NOUN 0 root", "b NOUN 1 nmod"]);
+        let mut reused = TreeKinds::of(&SentenceGraph::from_basic(&long));
+        reused.fill(&SentenceGraph::from_basic(&short));
+        let fresh = TreeKinds::of(&SentenceGraph::from_basic(&short));
+        assert_eq!((reused.bare, reused.labels, reused.twice), (fresh.bare, fresh.labels, fresh.twice));
+        assert_eq!((reused.upos_of, reused.children_of), (fresh.upos_of, fresh.children_of));
+        assert_eq!((reused.children_of_upos, reused.siblings_of), (fresh.children_of_upos, fresh.siblings_of));
+        assert_eq!(fresh.twice, 0);
+        assert_eq!(fresh.siblings_of[relation_index("nmod") as usize], relation_bit("nmod"));
+    }
+}
