@@ -324,8 +324,8 @@ impl TreeKinds {
 
 /// The one answer to "can this pattern match in this graph?", read from the pattern once (like
 /// ast-grep's potential kinds): only necessary conditions, each from a positive basic edge or a
-/// positive node test of the match block that every match needs (never a `without` block, a
-/// negated test or an alternative). The engine checks the tree's part once per sentence
+/// positive node test of the match block, which every match needs (never a `without` block or a
+/// negated test). The engine checks the tree's part once per sentence
 /// ([`Anchor::admits_tree`]) and the graph's part in every round ([`Anchor::admits_graph`]),
 /// and skips most rules of most sentences without trying them. It asks for
 /// - groups of basic relations of which the basic tree must have at least one each (an edge's
@@ -335,13 +335,14 @@ impl TreeKinds {
 /// - groups of whole labels (`N -[acl:relcl]-> V`: a word labelled `acl:relcl`, not any `acl`);
 /// - what one word must have together ([`Pair`]): a relation and a UPOS tag (`N -[case]-> C;
 ///   C [upos=SCONJ]`), a relation and a child's relation (`V1 -[conj]-> V2; V2 -[aux:pass]->
-///   A`), a UPOS tag and a child's relation;
+///   A`), a UPOS tag and a child's relation, a child's relation and a sibling's (`V1 -[conj]->
+///   V2; V1 -[obj]-> D`);
 /// - relations of which one word must have two children (`H -[conj]-> C; H -[conj]-> N`:
 ///   distinct variables bind distinct words).
 ///
-/// The last three are read from [`TreeKinds`]. Groups sit in small fixed arrays. A pattern with
-/// more groups keeps the first [`ANCHOR_GROUPS`]: the anchor stays a necessary condition, only
-/// a weaker one.
+/// The last three are read from [`TreeKinds`]. The groups of the first sit in small fixed arrays.
+/// A pattern with more of them keeps the first [`ANCHOR_GROUPS`]: the anchor stays a necessary
+/// condition, only a weaker one.
 #[derive(Clone, Debug, Default)]
 pub struct Anchor {
     relation_groups: Groups<u64>,
@@ -584,7 +585,7 @@ pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
         }
         for edge in basic().filter(|e| e.from == v) {
             let children = label_relations(&edge.label);
-            // The tree's relations say as much as a pair of a relation and all tags.
+            // (With neither its relation nor its tags, the tree's relations say it all.)
             if own[v] != u64::MAX {
                 push(Table::ChildrenOf, own[v], children);
             } else if tags[v] != u64::MAX {
