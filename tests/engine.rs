@@ -235,12 +235,14 @@ fn a_rule_testing_an_empty_lexicon_list_is_never_tried() {
             .iter()
             .find(|r| r.rule.name == "xsubj_subject_listed")
             .expect("a control rule");
-        rule.anchor.admits(eudify::engine::compile::Kinds {
+        let everything = eudify::engine::compile::Kinds {
             basic: u64::MAX,
             upos: u32::MAX,
             enhanced: u64::MAX,
             empty: true,
-        })
+        };
+        rule.anchor
+            .admits(everything, &eudify::engine::compile::TreeKinds::everything())
     };
     assert!(
         !anchor_admits_all("universal"),

@@ -17,7 +17,7 @@ pub mod trace;
 use crate::conllu::{EnhancedLayer, Sentence};
 use crate::graph::{GraphBuffers, Origin, SentenceGraph};
 use crate::rules::ast::RuleSet;
-use compile::{Anchor, CompiledRule, Kinds};
+use compile::{CompiledRule, Kinds, Needs};
 use lemmas::Lemmas;
 use matcher::Binding;
 use std::ops::Range;
@@ -80,86 +80,18 @@ pub struct Enhancer {
     form_lemmas: std::sync::Arc<crate::rules::lexicon::FormLemmas>,
 }
 
-/// The rules run to one fixpoint, each with what its anchor needs: a sentence finds the rules
-/// it may match with a few mask tests.
+/// The rules run to one fixpoint (a phase's, or a group's), with what every one of them needs
+/// ([`Anchor::needs`]): a graph without it skips the stage at once.
 #[derive(Debug)]
 struct Stage {
-    /// What every rule of the stage needs: a graph without it skips the stage at once.
+    rules: Range<usize>,
     common: Needs,
-    screens: Vec<Screen>,
 }
 
 impl Stage {
-    fn new(range: Range<usize>, rules: &[CompiledRule]) -> Stage {
-        let screens: Vec<Screen> = range.map(|r| Screen::of(r, &rules[r].anchor)).collect();
-        let common = screens.iter().fold(Needs::ALL, |all, s| Needs {
-            relations: all.relations & s.needs.relations,
-            upos: all.upos & s.needs.upos,
-            enhanced: all.enhanced & s.needs.enhanced,
-            empty: all.empty & s.needs.empty,
-        });
-        Stage { common, screens }
-    }
-}
-
-/// What a graph must have, every one: relations of the basic tree and UPOS tags (bits as in
-/// [`Kinds`]), relations of the enhanced graph, an empty node.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Needs {
-    relations: u64,
-    upos: u32,
-    enhanced: u64,
-    empty: bool,
-}
-
-impl Needs {
-    const ALL: Needs = Needs { relations: u64::MAX, upos: u32::MAX, enhanced: u64::MAX, empty: true };
-
-    fn tree_met(self, kinds: Kinds) -> bool {
-        kinds.basic & self.relations == self.relations && kinds.upos & self.upos == self.upos
-    }
-
-    fn graph_met(self, kinds: Kinds) -> bool {
-        kinds.enhanced & self.enhanced == self.enhanced && (kinds.empty || !self.empty)
-    }
-}
-
-/// What a rule's anchor needs ([`Anchor::admits_tree`], [`Anchor::admits_graph`]), read once
-/// when the profile is loaded: each relation, UPOS tag and enhanced relation that every match
-/// needs on its own, and whether that is all the anchor asks of the tree (most rules; false:
-/// the anchor must still be asked, e.g. for a rule that needs one of several relations).
-///
-/// Read by asking the anchor about graphs that lack one thing each, without knowing how the
-/// anchor is made: this holds for any anchor that asks only for things present (a graph with
-/// more never admits less).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Screen {
-    rule: usize,
-    needs: Needs,
-    exact: bool,
-}
-
-impl Screen {
-    fn of(rule: usize, anchor: &Anchor) -> Screen {
-        // A field `Kinds` gains must be set in both: everything in `all`; in `least` nothing if
-        // the tree's part of the anchor reads it (the anchor is then still asked), else everything.
-        let all = Kinds { basic: u64::MAX, upos: u32::MAX, enhanced: u64::MAX, empty: true };
-        let lacking = |bits: u32, without: &dyn Fn(u32) -> Kinds| {
-            (0..bits).filter(|&bit| !anchor.admits(without(bit))).fold(0u64, |set, bit| set | 1 << bit)
-        };
-        let needs = Needs {
-            relations: lacking(64, &|bit| Kinds { basic: !(1 << bit), ..all }),
-            upos: lacking(32, &|bit| Kinds { upos: !(1 << bit), ..all }) as u32,
-            enhanced: lacking(64, &|bit| Kinds { enhanced: !(1 << bit), ..all }),
-            empty: !anchor.admits(Kinds { empty: false, ..all }),
-        };
-        let least = Kinds { basic: needs.relations, upos: needs.upos, enhanced: u64::MAX, empty: true };
-        Screen { rule, needs, exact: anchor.admits_tree(least) }
-    }
-
-    /// Whether the rule's anchor admits a basic tree with these kinds (`rules`: the enhancer's).
-    fn admits_tree(&self, kinds: Kinds, rules: &[CompiledRule]) -> bool {
-        self.needs.tree_met(kinds) && (self.exact || rules[self.rule].anchor.admits_tree(kinds))
+    fn new(rules: Range<usize>, compiled: &[CompiledRule]) -> Stage {
+        let common = compiled[rules.clone()].iter().fold(Needs::ALL, |all, c| all.and(c.anchor.needs()));
+        Stage { rules, common }
     }
 }
 
@@ -168,6 +100,8 @@ impl Screen {
 pub struct Workspace {
     /// The rules of the current phase whose anchor admits the sentence's basic tree.
     candidates: Vec<usize>,
+    /// What the sentence's basic tree holds, as anchors ask.
+    tree: compile::TreeKinds,
     /// Matches already applied in the current phase (a rule fires once per match).
     fired: rewrite::Fired,
     /// Matches found in the current round (the first `match_count`), applied after the
@@ -302,6 +236,9 @@ impl Enhancer {
         // sentence cannot match is not tried in any round, and a phase without such rules is
         // skipped.
         let sentence = Kinds::of(graph);
+        if !self.stages.is_empty() {
+            workspace.tree.fill(graph);
+        }
         let mut candidates = std::mem::take(&mut workspace.candidates);
         let mut result = Ok(());
         for stage in &self.stages {
@@ -310,7 +247,7 @@ impl Enhancer {
                 continue;
             }
             candidates.clear();
-            candidates.extend(stage.screens.iter().filter(|s| s.admits_tree(sentence, &self.rules)).map(|s| s.rule));
+            candidates.extend(stage.rules.clone().filter(|&r| self.rules[r].anchor.admits_tree(sentence, &workspace.tree)));
             if !candidates.is_empty() {
                 result = self.run_phase(graph, &candidates, &mut steps, limits, workspace);
                 if result.is_err() {
@@ -495,41 +432,38 @@ mod tests {
         Kinds { basic: bits(64), upos: bits(32) as u32, enhanced: bits(64), empty: bits(1) != 0 }
     }
 
-    /// For every rule of every embedded profile, the screen read from its anchor admits exactly
-    /// the trees the anchor admits, and what the screen and its stage say a graph needs, every
-    /// graph the anchor admits has: the engine may trust them instead of the anchor.
+    /// For every rule of every embedded profile, what its stage says all its rules need, every
+    /// graph the rule's anchor admits has: the engine may skip the stage without asking them.
     #[test]
-    fn screens_agree_with_anchors() {
+    fn what_a_stage_needs_every_graph_its_rules_admit_has() {
         let source = RuleSource::embedded();
         let mut state = 0x9e37_79b9_7f4a_7c15;
-        let mut inexact = 0;
+        let (mut admitted, mut needy) = (0, 0);
         for name in crate::rules::profile::profile_names(&source) {
             let rule_set = crate::rules::load::load_ruleset(&source, &name).unwrap_or_else(|e| panic!("{}", e.render()));
             let enhancer = Enhancer::new(&rule_set);
             for stage in &enhancer.stages {
-                for screen in &stage.screens {
-                    let anchor = &enhancer.rules[screen.rule].anchor;
-                    inexact += usize::from(!screen.exact);
+                needy += usize::from(!stage.common.tree_met(Kinds::default()));
+                for rule in &enhancer.rules[stage.rules.clone()] {
                     for density in [2, 4, 6, 7, 8].into_iter().cycle().take(500) {
                         let kinds = random_kinds(&mut state, density);
-                        let name = &enhancer.rules[screen.rule].rule.name;
-                        assert_eq!(screen.admits_tree(kinds, &enhancer.rules), anchor.admits_tree(kinds), "{name}: {kinds:?}");
-                        if anchor.admits(kinds) {
-                            assert!(screen.needs.graph_met(kinds) && stage.common.graph_met(kinds), "{name}: {kinds:?}");
-                            assert!(stage.common.tree_met(kinds), "{name}: {kinds:?}");
+                        if rule.anchor.admits(kinds, &compile::TreeKinds::everything()) {
+                            admitted += 1;
+                            let name = &rule.rule.name;
+                            assert!(stage.common.tree_met(kinds) && stage.common.graph_met(kinds), "{name}: {kinds:?}");
                         }
                     }
                 }
             }
         }
-        // Rules whose anchor is asked beside the screen are tested too.
-        assert!(inexact > 0);
+        // Both kinds of graph met: stages that need something, and graphs their rules admit.
+        assert!(needy > 0 && admitted > 0, "{needy} {admitted}");
     }
 
-    /// A rule that needs one of two relations needs neither alone: its screen asks its anchor,
-    /// which admits a tree with either.
+    /// A rule that needs one of two relations needs neither alone: a stage of it needs only
+    /// what it needs on its own, and a tree with either relation passes.
     #[test]
-    fn a_rule_that_needs_one_of_two_relations_admits_a_tree_with_either() {
+    fn a_rule_that_needs_one_of_two_relations_needs_neither_alone() {
         let lexicon = crate::rules::lexicon::Lexicon::default();
         let rules = crate::rules::load::check_text(
             "t.rules",
@@ -539,15 +473,15 @@ mod tests {
         .unwrap_or_else(|e| panic!("{}", e.render()));
         let compiled = vec![compile::compile(&rules[0])];
         let stage = Stage::new(0..1, &compiled);
-        let screen = stage.screens[0];
         let bit = crate::graph::relation_bit;
-        assert_eq!(screen.needs.relations, bit("case"));
-        assert!(!screen.exact);
+        let tree = compile::TreeKinds::everything();
         for other in ["obl", "nmod"] {
             let kinds = Kinds { basic: bit("case") | bit(other) | bit("root"), upos: u32::MAX, ..Kinds::default() };
-            assert!(screen.admits_tree(kinds, &compiled) && stage.common.tree_met(kinds), "{other}");
+            assert!(stage.common.tree_met(kinds) && compiled[0].anchor.admits_tree(kinds, &tree), "{other}");
         }
         let neither = Kinds { basic: bit("case") | bit("root"), upos: u32::MAX, ..Kinds::default() };
-        assert!(!screen.admits_tree(neither, &compiled));
+        assert!(stage.common.tree_met(neither) && !compiled[0].anchor.admits_tree(neither, &tree));
+        let no_case = Kinds { basic: bit("obl") | bit("root"), upos: u32::MAX, ..Kinds::default() };
+        assert!(!stage.common.tree_met(no_case));
     }
 }

@@ -9,7 +9,7 @@
 //! between sentences ([`LabelTable::trim`]).
 
 use super::interner::Interner;
-use super::relation_code;
+use super::{label_bit, relation_code};
 use crate::ud::repairs::{NOT_A_RELATION, PART_DROPPED};
 use crate::ud::Repairs;
 
@@ -28,10 +28,13 @@ impl Label {
 /// label variety (case labels from noisy parser lemmas) cannot grow it without limit.
 const KEEP_LABELS: usize = 1 << 16;
 
-/// What is kept of one text: its [`relation_code`], and whether it is a label of UD's shape.
+/// What is kept of one text: its [`relation_code`] and [`label_bit`], and whether it is a label
+/// of UD's shape.
 #[derive(Copy, Clone, Debug)]
 struct Info {
     code: u8,
+    /// The index of the text's [`label_bit`].
+    bit: u8,
     /// Whether the text is a label (the empty text, [`Label::EMPTY`], counts as one).
     valid: bool,
 }
@@ -78,7 +81,7 @@ impl std::fmt::Debug for LabelTable {
 
 fn info(text: &str) -> Info {
     let valid = text.is_empty() || crate::ud::is_enhanced_label(text);
-    Info { code: relation_code(text), valid }
+    Info { code: relation_code(text), bit: label_bit(text).trailing_zeros() as u8, valid }
 }
 
 impl LabelTable {
@@ -174,6 +177,11 @@ impl LabelTable {
     /// [`relation_code`] of the label, computed when it was added (a label this table gave).
     pub fn code(&self, label: Label) -> u8 {
         self.labels.payload(label.0).code
+    }
+
+    /// [`label_bit`] of the label, computed when it was added (a label this table gave).
+    pub fn bit(&self, label: Label) -> u64 {
+        1u64 << self.labels.payload(label.0).bit
     }
 
     /// Labels in the table, the empty label included once the table is used.

@@ -15,7 +15,7 @@ use petgraph::Direction;
 
 pub use interner::Interner;
 pub use labels::{Label, LabelTable};
-pub use relations::{bare_relation_code, relation_bit, relation_code, relation_index, upos_bit, OTHER_RELATION, RELATIONS, SUBTYPED, UPOS_TAGS};
+pub use relations::{bare_relation_code, label_bit, relation_bit, relation_code, relation_index, upos_bit, OTHER_RELATION, RELATIONS, SUBTYPED, UPOS_TAGS};
 
 mod interner;
 mod labels;
@@ -112,6 +112,8 @@ pub struct GraphBuffers {
     word_code: Vec<u8>,
     /// Each word's basic DEPREL, interned (word `n` at `n - 1`).
     word_label: Vec<Label>,
+    /// Each word's UPOS, as the index of its [`upos_bit`] (word `n` at `n - 1`).
+    word_upos: Vec<u8>,
     /// The labels of this thread's graphs, kept from sentence to sentence.
     labels: LabelTable,
     /// Scratch space of [`SentenceGraph::write_layer`]: output ids, and one node's DEPS.
@@ -159,6 +161,7 @@ impl<'s> SentenceGraph<'s> {
             relation_words,
             word_code,
             word_label,
+            word_upos,
             labels,
             output_ids: _,
             deps: _,
@@ -181,6 +184,7 @@ impl<'s> SentenceGraph<'s> {
         let mut relation_start = [0u32; 65];
         word_code.clear();
         word_label.clear();
+        word_upos.clear();
         let (mut upos, mut basic_relations) = (0, 0);
         let mut wide = false;
         for word in &sentence.words {
@@ -209,7 +213,9 @@ impl<'s> SentenceGraph<'s> {
             word_label.push(label);
             relation_start[relation + 1] += 1;
             basic_relations |= 1u64 << relation;
-            upos |= upos_bit(sentence.column(word, UPOS));
+            let tag = upos_bit(sentence.column(word, UPOS));
+            upos |= tag;
+            word_upos.push(tag.trailing_zeros() as u8);
         }
         for i in 0..=n {
             children_start[i + 1] += children_start[i];
@@ -360,6 +366,26 @@ impl<'s> SentenceGraph<'s> {
     /// Relations (bits) of the basic children of word `n` (0: the root).
     pub fn basic_child_relations(&self, n: u32) -> u64 {
         self.buffers.child_relations[n as usize]
+    }
+
+    /// [`SentenceGraph::basic_child_relations`] of every word, the root's first.
+    pub fn basic_child_relation_sets(&self) -> &[u64] {
+        &self.buffers.child_relations
+    }
+
+    /// [`SentenceGraph::basic_code`] of every word (word `n` at `n - 1`).
+    pub fn basic_codes(&self) -> &[u8] {
+        &self.buffers.word_code
+    }
+
+    /// Every word's UPOS as the index of its [`upos_bit`] (word `n` at `n - 1`).
+    pub fn upos_indices(&self) -> &[u8] {
+        &self.buffers.word_upos
+    }
+
+    /// [`label_bit`] of word `n`'s basic label, as interned.
+    pub fn basic_label_bit(&self, n: u32) -> u64 {
+        self.buffers.labels.bit(self.basic_label(n))
     }
 
     /// The word a node is (0 for the root), if it is not an empty node.

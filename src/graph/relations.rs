@@ -96,6 +96,17 @@ pub fn relation_bit(label: &str) -> u64 {
     1u64 << relation_index(label)
 }
 
+/// A label's bit in a set of whole labels (`acl:relcl`, not `acl`) hashed to 64 bits: a set
+/// that holds a label holds its bit, and a few other labels share each bit. What anchors ask
+/// of subtyped labels ([`crate::engine::compile::Anchor`]), which relation bits cannot tell.
+pub fn label_bit(label: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(label.as_bytes());
+    // The top bits: the multiplication that ends each step mixes every byte into them.
+    1u64 << (hasher.finish() >> 58)
+}
+
 pub fn upos_bit(upos: &str) -> u32 {
     let index = match upos {
         "ADJ" => 0,
