@@ -241,8 +241,10 @@ fn a_rule_testing_an_empty_lexicon_list_is_never_tried() {
             enhanced: u64::MAX,
             empty: true,
         };
-        rule.anchor
-            .admits(everything, &eudify::engine::compile::TreeKinds::everything())
+        rule.anchor.admits(
+            everything,
+            &eudify::engine::compile::TreeKinds::everything(),
+        )
     };
     assert!(
         !anchor_admits_all("universal"),
