@@ -107,8 +107,32 @@ impl RelationFilter {
                 let f = RelationFilter::of(inner);
                 RelationFilter { possible: [!f.sure[0], !f.sure[1]], sure: [!f.possible[0], !f.possible[1]] }
             }
-            LabelTest::Regex(_) | LabelTest::SameLabel(_) => RelationFilter::UNSURE,
+            LabelTest::Regex(regex) => regex.literal_prefix().map_or(RelationFilter::UNSURE, |(prefix, whole)| {
+                RelationFilter::of_prefix(&prefix, whole)
+            }),
+            LabelTest::SameLabel(_) => RelationFilter::UNSURE,
         }
+    }
+
+    /// The filter of a regex that asks a label to start with `prefix` (`/^conj:/`); `whole`:
+    /// the prefix is all it asks. A prefix up to a `:` names the universal part of a
+    /// subtyped label (`conj:`, the subtyped conj labels only); a shorter one, the relations
+    /// whose names start with it, and any label not made of a UD relation.
+    fn of_prefix(prefix: &str, whole: bool) -> RelationFilter {
+        let other = 1u64 << crate::graph::OTHER_RELATION;
+        if let Some(colon) = prefix.find(':') {
+            let univ = &prefix[..colon];
+            let bit = relation_bit(univ);
+            // Every label `univ:...` of a known `univ` starts with `univ:`.
+            let sure = if whole && colon + 1 == prefix.len() && bit != other { bit } else { 0 };
+            return RelationFilter { possible: [0, bit], sure: [0, sure] };
+        }
+        let named = crate::graph::RELATIONS
+            .iter()
+            .filter(|r| r.starts_with(prefix))
+            .fold(0u64, |bits, r| bits | relation_bit(r));
+        let sure = if whole { named & !other } else { 0 };
+        RelationFilter { possible: [named | other; 2], sure: [sure; 2] }
     }
 
     /// Relations a matching label can have, with or without a subtype.
@@ -330,6 +354,8 @@ fn label_cost(test: &LabelTest) -> u32 {
         LabelTest::Universal(_) => 2,
         // Never worse than any label: a long relation list still uses the children index.
         LabelTest::Alternatives(options) => (options.iter().map(label_cost).sum::<u32>() + 1).min(19),
+        // A regex that names one relation by its prefix (`/^conj:/`) narrows like a universal.
+        LabelTest::Regex(_) if RelationFilter::of(test).allowed().count_ones() == 1 => 2,
         LabelTest::Subtype(_) | LabelTest::Regex(_) | LabelTest::SameLabel(_) => 8,
         LabelTest::Not(_) | LabelTest::Any => 20,
     }
@@ -553,7 +579,7 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
 }
 
 /// The steps of `plan` that a `without` block narrows to the nearest candidate ([`Nearest`]).
-fn nearest_steps(plan: &Plan, withouts: &[CheckedPattern]) -> Vec<Option<Nearest>> {
+fn nearest_steps(plan: &Plan, withouts: &[Plan]) -> Vec<Option<Nearest>> {
     let before = |left: VarId, right: VarId| {
         move |o: &OrderTest| {
             matches!(o, OrderTest::Before { left: Operand::Node(l), right: Operand::Node(r), immediately: false }
@@ -586,6 +612,7 @@ fn nearest_steps(plan: &Plan, withouts: &[CheckedPattern]) -> Vec<Option<Nearest
             let (anchor, after) = if r == x { (l, true) } else if l == x { (r, false) } else { return None };
             withouts
                 .iter()
+                .map(|w| &w.pattern)
                 .any(|w| {
                     let m = w.new_vars.start;
                     let between = if after { [before(anchor, m), before(m, x)] } else { [before(x, m), before(m, anchor)] };
@@ -758,19 +785,58 @@ impl CompiledRule {
     }
 }
 
+/// Whether a pattern can match no graph at all: a positive edge no label passes (a label list
+/// the profile leaves empty: `-[@profile.conj_parent_unshared_clauses]->`), or a value test no
+/// value passes (`[upos in @profile.conj_predicate_upos]`, likewise).
+fn never_matches(pattern: &CheckedPattern) -> bool {
+    let no_label = pattern.edges.iter().any(|e| !e.negated && RelationFilter::of(&e.label).allowed() == 0);
+    let no_value = pattern.nodes.iter().flat_map(|n| &n.tests).any(|t| {
+        !t.negated
+            && match &t.test {
+                CheckedValueTest::InLexicon { words, .. } => words.is_empty(),
+                CheckedValueTest::Equals { values, .. } => values.is_empty(),
+                _ => false,
+            }
+    });
+    no_label || no_value
+}
+
+/// What checking a `without` plan at one candidate match roughly costs, for running the
+/// blocks cheapest first (their order does not change the result: any match rejects): tests
+/// alone, then edges between bound nodes, a word's one head, children, scans, and descents
+/// (a walk up the heads or down a subtree) last.
+fn without_cost(plan: &Plan) -> u32 {
+    plan.steps
+        .iter()
+        .map(|step| match *step {
+            Step::Connect { .. } => 1,
+            Step::FollowIn { edge } if plan.edge_info[edge].basic => 2,
+            Step::FollowIn { .. } => 3,
+            Step::FollowOut { .. } => 4,
+            Step::Descend { .. } => 10,
+            Step::ScanEdges { .. } | Step::ScanNodes { .. } => 20,
+        })
+        .sum()
+}
+
 /// Compiles `rule`.
 pub fn compile(rule: &CheckedRule) -> CompiledRule {
     let var_count = rule.vars.len();
-    let mut bound = vec![false; var_count];
+    let bound = vec![false; var_count];
     let no_edge_vars = vec![false; rule.edge_vars.len()];
-    let mut plan = plan(&rule.pattern, &bound, &no_edge_vars);
-    plan.nearest = nearest_steps(&plan, &rule.withouts);
+    let mut match_bound = bound.clone();
     for v in rule.pattern.new_vars.clone() {
-        bound[v] = true;
+        match_bound[v] = true;
     }
     // Edge variables are all bound by the match block.
     let all_edge_vars = vec![true; rule.edge_vars.len()];
-    let withouts: Vec<Plan> = rule.withouts.iter().map(|w| self::plan(w, &bound, &all_edge_vars)).collect();
+    // Every candidate match runs the `without` blocks in turn until one matches: the cheapest
+    // first, and none that cannot match (an empty profile list).
+    let mut withouts: Vec<Plan> =
+        rule.withouts.iter().filter(|w| !never_matches(w)).map(|w| self::plan(w, &match_bound, &all_edge_vars)).collect();
+    withouts.sort_by_key(without_cost);
+    let mut plan = plan(&rule.pattern, &bound, &no_edge_vars);
+    plan.nearest = nearest_steps(&plan, &withouts);
     let anchor = anchor_of(&rule.pattern);
     let relations_of = |e: &crate::rules::ast::EdgeTest| match &e.label {
         // The same label as a matched edge: that edge's own test says which relations.
@@ -797,7 +863,7 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
             seeded[e.from] = true;
             seeded[e.to] = true;
             let mut plan = self::plan(&rule.pattern, &seeded, &no_edge_vars);
-            plan.nearest = nearest_steps(&plan, &rule.withouts);
+            plan.nearest = nearest_steps(&plan, &withouts);
             let ends = [NodeAnchor::of(&rule.pattern, e.from), NodeAnchor::of(&rule.pattern, e.to)];
             DeltaPlan { edge: i, plan, ends }
         })
@@ -831,7 +897,8 @@ mod tests {
     fn relation_filters_agree_with_label_tests() {
         let labels = [
             "case", "case:x", "obl", "obl:tmod", "obl:arg", "obl:arg:x", "conj", "conj:and", "root", "ref", "nsubj",
-            "nsubj:pass", "nsubj:xsubj", "foo", "foo:bar", "bar",
+            "nsubj:pass", "nsubj:xsubj", "foo", "foo:bar", "bar", "conj:and", "conj:x:y", "nsubjx", "nsubjx:y", "nmod",
+            ":x",
         ];
         let exact = |l: &str| Exact(l.to_string());
         let universal = |l: &str| Universal(l.to_string());
@@ -841,6 +908,17 @@ mod tests {
             Any,
             Subtype("pass".into()),
             Regex(crate::rules::text_regex::TextRegex::new("^n").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^conj:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^conj:a").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^nsubj").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^nsubj:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^obl:[^:]*_").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^foo:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^(?i)conj:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^co|^ns").unwrap()),
+            Not(Box::new(Regex(crate::rules::text_regex::TextRegex::new("^conj:").unwrap()))),
+            Not(Box::new(Regex(crate::rules::text_regex::TextRegex::new("^nsubj").unwrap()))),
             Alternatives(vec![exact("obl"), exact("nmod"), exact("obl:arg")]),
             Alternatives(vec![universal("conj"), exact("case")]),
             Not(Box::new(exact("root"))),

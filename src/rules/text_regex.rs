@@ -87,6 +87,22 @@ impl TextRegex {
     pub fn is_whole_class(&self) -> bool {
         self.whole_class.is_some()
     }
+
+    /// The literal every match starts with when the regex is anchored at the start (`^conj:`,
+    /// `^advcl:[^:]*_`: "conj:", "advcl:"), and whether that prefix is all the regex asks
+    /// (`^conj:`: every value that starts with it matches). The engine's planner narrows a
+    /// label test's relations with it.
+    pub fn literal_prefix(&self) -> Option<(String, bool)> {
+        let hir = regex_syntax::parse(self.regex.as_str()).ok()?;
+        let HirKind::Concat(parts) = hir.kind() else { return None };
+        let [start, literal, rest @ ..] = parts.as_slice() else { return None };
+        let HirKind::Literal(literal) = literal.kind() else { return None };
+        if !is_look(start, Look::Start) {
+            return None;
+        }
+        let prefix = std::str::from_utf8(&literal.0).ok()?;
+        Some((prefix.to_string(), rest.is_empty()))
+    }
 }
 
 #[cfg(test)]
