@@ -944,6 +944,40 @@ mod tests {
         assert!(decided > 50, "the filters decide too little: {decided}");
     }
 
+    /// `without` blocks that no graph can match (an empty profile list, on an edge or a node)
+    /// are dropped, and the others run cheapest first: tests, an edge between bound nodes, a
+    /// word's head, children, descents. A rule keeps every block that can match.
+    #[test]
+    fn withouts_that_cannot_match_are_dropped_the_rest_cheapest_first() {
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rules = crate::rules::load::check_text(
+            "t.rules",
+            "phase p\n\
+             rule r { match { P -[obj]-> C1;  C1 -[conj]-> C2; }\n\
+               without { C1 -[*]->+ P; }\n\
+               without { C1 -[@profile.conj_parent_unshared_clauses]-> Y;  Y -[*]->+ P; }\n\
+               without { C2 -[cc]-> X; }\n\
+               without { C0 =[conj]=> C1; }\n\
+               without { P =[nsubj]=> C2; }\n\
+               without { C2 [upos in @profile.conj_predicate_upos]; }\n\
+               without { C2 [upos=VERB]; }\n\
+               do { add P =[dep]=> C2; } }\n",
+            &lexicon,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let compiled = compile(&rules[0]);
+        let kinds: Vec<Vec<Step>> = compiled.withouts.iter().map(|w| w.steps.clone()).collect();
+        let first_edge = |w: &Plan| w.pattern.edges.first().map(|e| (e.from, e.to));
+        assert_eq!(compiled.withouts.len(), 5, "{kinds:?}");
+        assert!(kinds[0].is_empty(), "tests alone first: {kinds:?}");
+        assert!(matches!(kinds[1][..], [Step::Connect { .. }]), "{kinds:?}");
+        assert!(matches!(kinds[2][..], [Step::FollowIn { .. }]), "{kinds:?}");
+        assert!(matches!(kinds[3][..], [Step::FollowOut { .. }]), "{kinds:?}");
+        assert!(matches!(kinds[4][..], [Step::Descend { .. }]), "{kinds:?}");
+        // The kept descent is the one from C1 to P, not the one behind the empty list.
+        assert_eq!(first_edge(&compiled.withouts[4]), Some((1, 0)));
+    }
+
     /// A node pinned by its lemma is scanned only when no edge names one relation: an edge
     /// scan with a byte test per edge costs less than a lemma test per word, enhanced edges
     /// included (the control rules' `V =[xcomp]=> X; V [lemma in @control.subject]`).

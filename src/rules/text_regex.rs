@@ -124,6 +124,20 @@ mod tests {
         (r"^n", false),
     ];
 
+    /// The literal prefix is found for an anchored literal start only, and said to be the
+    /// whole regex only when nothing follows it.
+    #[test]
+    fn literal_prefixes() {
+        let prefix = |p: &str| TextRegex::new(p).unwrap().literal_prefix();
+        assert_eq!(prefix("^conj:"), Some(("conj:".to_string(), true)));
+        assert_eq!(prefix("^advcl:[^:]*_"), Some(("advcl:".to_string(), false)));
+        assert_eq!(prefix("^nsubj"), Some(("nsubj".to_string(), true)));
+        assert_eq!(prefix("^conj:$"), Some(("conj:".to_string(), false)));
+        for none in ["conj:", ":gen$", "(?i)^conj:", "^(advcl|acl):", "^conj:|^obl:", "(?m)^conj:", "^[ab]c"] {
+            assert_eq!(prefix(none), None, "{none}");
+        }
+    }
+
     const TEXTS: &[&str] = &[
         "", "a", "in", "out_of", "v", "Přes", "na", "a.m.", "en/of", "dat wil zeggen", "5", "§", "ŝ", "é",
         "e\u{301}", "வ", "த\u{bcd}", "ÄÖÜ", "straße", "K", "ǅ", "İ", "-", "a b", "ab\n", "\nab", "𝔸", "日本",
