@@ -361,6 +361,23 @@ fn label_cost(test: &LabelTest) -> u32 {
     }
 }
 
+/// Whether pattern edge `e` is an enhanced edge only subtyped labels pass (`=[conj:*]=>` is
+/// not; `=[/^conj:/]=>`, `=[nsubj:pass]=>` are), with no basic edge between the same nodes
+/// that names the same relations. Such edges are few when a rule's first search runs: the
+/// enhanced graph starts as a copy of the basic tree, whose labels are mostly bare, and rules
+/// write the subtypes (conj:and; a rule that waits for one, conj_label_shared_cc_chain, then
+/// ends its search at once instead of pairing up every conjunct). A scan of the enhanced
+/// edges costs a byte test per edge. (The relation index serves the basic edge, if any.)
+fn rare_enhanced(pattern: &CheckedPattern, e: usize) -> bool {
+    let edge = &pattern.edges[e];
+    let filter = RelationFilter::of(&edge.label);
+    let copied = pattern.edges.iter().any(|b| {
+        let basic = RelationFilter::of(&b.label);
+        b.layer == Layer::Basic && !b.negated && (b.from, b.to) == (edge.from, edge.to) && basic.possible[1] & filter.possible[1] != 0
+    });
+    edge.layer == Layer::Enhanced && !edge.negated && filter.possible[0] == 0 && filter.possible[1] != u64::MAX && !copied
+}
+
 fn node_cost(tests: Option<&NodeTest>) -> u32 {
     let Some(tests) = tests else { return 100 };
     let positive = |t: &&crate::rules::ast::FieldTest| !t.negated;
@@ -477,6 +494,9 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             // Basic edges come from a per-sentence relation index; enhanced ones are all scanned.
             let scan_cost = |e: usize| {
                 let edge = &pattern.edges[e];
+                if rare_enhanced(pattern, e) {
+                    return 0;
+                }
                 label_cost(&edge.label) + if edge.layer == Layer::Enhanced { 10 } else { 0 }
             };
             let best_edge = (0..pattern.edges.len()).filter(|&e| !used[e] && ready(e, &edge_vars_bound)).min_by_key(|&e| scan_cost(e));
