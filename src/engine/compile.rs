@@ -998,6 +998,27 @@ mod tests {
         assert_eq!(first_edge(&compiled.withouts[4]), Some((1, 0)));
     }
 
+    /// A search starts from an enhanced edge only subtyped labels pass (rules write those),
+    /// unless a basic edge between the same nodes names its relations (the relation index
+    /// serves that one); a bare-or-subtyped `conj:*` is no such edge.
+    #[test]
+    fn plans_start_from_an_enhanced_edge_only_subtypes_pass() {
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rules = crate::rules::load::check_text(
+            "t.rules",
+            "phase p\n\
+             rule chained { match { H -[conj]-> C;  H =[conj]=> C;  H -[conj]-> N;  e: H =[/^conj:/]=> N; } do { add H =[dep]=> C; } }\n\
+             rule copied { match { V -[expl:pv]-> R;  e: V =[expl:pv]=> R; } do { add R =[dep]=> V; } }\n\
+             rule wide { match { H -[conj]-> C;  H =[conj:*]=> C; } do { add C =[dep]=> H; } }\n",
+            &lexicon,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let first = |r: usize| compile(&rules[r]).plan.steps[0].clone();
+        assert_eq!(first(0), Step::ScanEdges { edge: 3 });
+        assert_eq!(first(1), Step::ScanEdges { edge: 0 });
+        assert_eq!(first(2), Step::ScanEdges { edge: 0 });
+    }
+
     /// A node pinned by its lemma is scanned only when no edge names one relation: an edge
     /// scan with a byte test per edge costs less than a lemma test per word, enhanced edges
     /// included (the control rules' `V =[xcomp]=> X; V [lemma in @control.subject]`).
