@@ -180,6 +180,10 @@ pub struct Plan {
     /// `without` block that looks for a sibling between two nodes then costs the siblings
     /// between them, not all of them.
     pub between: Vec<(Option<VarId>, Option<VarId>)>,
+    /// For a `without` block: what the basic tree must hold around the bound variables it
+    /// mentions ([`NodeAnchor`]) for it to match. Most blocks match rarely; these bit tests
+    /// answer most of them without a search.
+    pub outer_anchors: Vec<(VarId, NodeAnchor)>,
 }
 
 /// A child step whose candidates a `without` block narrows to one: with `A << X` and
@@ -595,7 +599,8 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
         })
         .collect();
     let nearest = Vec::new();
-    Plan { pattern: pattern.clone(), node_tests, steps, filters, before, edge_info, filtered_steps, nearest, between }
+    let outer_anchors = Vec::new();
+    Plan { pattern: pattern.clone(), node_tests, steps, filters, before, edge_info, filtered_steps, nearest, between, outer_anchors }
 }
 
 /// The steps of `plan` that a `without` block narrows to the nearest candidate ([`Nearest`]).
@@ -855,6 +860,16 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
     let mut withouts: Vec<Plan> =
         rule.withouts.iter().filter(|w| !never_matches(w)).map(|w| self::plan(w, &match_bound, &all_edge_vars)).collect();
     withouts.sort_by_key(without_cost);
+    for w in &mut withouts {
+        let mut outer: Vec<VarId> = w.pattern.edges.iter().flat_map(|e| [e.from, e.to]).filter(|v| !w.pattern.new_vars.contains(v)).collect();
+        outer.sort_unstable();
+        outer.dedup();
+        w.outer_anchors = outer
+            .into_iter()
+            .map(|v| (v, NodeAnchor::of(&w.pattern, v)))
+            .filter(|(_, a)| a.relation.is_some() || a.children.len > 0)
+            .collect();
+    }
     let mut plan = plan(&rule.pattern, &bound, &no_edge_vars);
     plan.nearest = nearest_steps(&plan, &withouts);
     let anchor = anchor_of(&rule.pattern);
