@@ -1013,6 +1013,45 @@ mod tests {
         assert_eq!(first_edge(&compiled.withouts[4]), Some((1, 0)));
     }
 
+    /// A `without` block is searched only when its bound nodes have the basic relations and
+    /// children it asks: a block that matches (as a dependent, as a head) still rejects.
+    #[test]
+    fn without_blocks_prefiltered_by_their_bound_nodes_still_reject() {
+        use crate::conllu::reader::RawBlock;
+        use crate::conllu::Sentence;
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rules = crate::rules::load::check_text(
+            "t.rules",
+            "phase p\n\
+             rule r { match { H -[conj]-> C; }  without { C -[cc]-> X; }  without { V -[obj]-> H; }  do { add C =[dep]=> H; } }\n",
+            &lexicon,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let compiled = compile(&rules[0]);
+        assert!(compiled.withouts.iter().all(|w| !w.outer_anchors.is_empty()), "{:?}", compiled.withouts);
+        let matches = |rows: &[String]| {
+            let text: String = rows.iter().enumerate().map(|(i, r)| format!("{}\t{r}\t_\t_\n", i + 1)).collect::<String>() + "\n";
+            let sentence = Sentence::parse(RawBlock { bytes: text.into_bytes(), first_line: 1, starts_input: true }).unwrap();
+            let graph = SentenceGraph::from_basic(&sentence);
+            let mut lemmas = super::super::lemmas::Lemmas::default();
+            let mut binding = super::super::matcher::Binding::default();
+            binding.reset(compiled.rule.vars.len(), compiled.rule.edge_vars.len());
+            let mut count = 0;
+            super::super::matcher::search(&graph, &mut lemmas, &compiled.plan, &compiled.withouts, &mut binding, &mut |_| {
+                count += 1;
+                true
+            });
+            count
+        };
+        let word = |form: &str, upos: &str, head: u32, rel: &str| format!("{form}\t{form}\t{upos}\t_\t_\t{head}\t{rel}");
+        let own_cc = [word("cats", "NOUN", 0, "root"), word("and", "CCONJ", 3, "cc"), word("dogs", "NOUN", 1, "conj")];
+        let object = [word("saw", "VERB", 0, "root"), word("cats", "NOUN", 1, "obj"), word(",", "PUNCT", 4, "punct"), word("dogs", "NOUN", 2, "conj")];
+        let neither = [word("cats", "NOUN", 0, "root"), word(",", "PUNCT", 3, "punct"), word("dogs", "NOUN", 1, "conj")];
+        assert_eq!(matches(&own_cc), 0);
+        assert_eq!(matches(&object), 0);
+        assert_eq!(matches(&neither), 1);
+    }
+
     /// A search starts from an enhanced edge only subtyped labels pass (rules write those),
     /// unless a basic edge between the same nodes names its relations (the relation index
     /// serves that one); a bare-or-subtyped `conj:*` is no such edge.
