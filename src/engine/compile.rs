@@ -107,8 +107,32 @@ impl RelationFilter {
                 let f = RelationFilter::of(inner);
                 RelationFilter { possible: [!f.sure[0], !f.sure[1]], sure: [!f.possible[0], !f.possible[1]] }
             }
-            LabelTest::Regex(_) | LabelTest::SameLabel(_) => RelationFilter::UNSURE,
+            LabelTest::Regex(regex) => regex.literal_prefix().map_or(RelationFilter::UNSURE, |(prefix, whole)| {
+                RelationFilter::of_prefix(&prefix, whole)
+            }),
+            LabelTest::SameLabel(_) => RelationFilter::UNSURE,
         }
+    }
+
+    /// The filter of a regex that asks a label to start with `prefix` (`/^conj:/`); `whole`:
+    /// the prefix is all it asks. A prefix up to a `:` names the universal part of a
+    /// subtyped label (`conj:`, the subtyped conj labels only); a shorter one, the relations
+    /// whose names start with it, and any label not made of a UD relation.
+    fn of_prefix(prefix: &str, whole: bool) -> RelationFilter {
+        let other = 1u64 << crate::graph::OTHER_RELATION;
+        if let Some(colon) = prefix.find(':') {
+            let univ = &prefix[..colon];
+            let bit = relation_bit(univ);
+            // Every label `univ:...` of a known `univ` starts with `univ:`.
+            let sure = if whole && colon + 1 == prefix.len() && bit != other { bit } else { 0 };
+            return RelationFilter { possible: [0, bit], sure: [0, sure] };
+        }
+        let named = crate::graph::RELATIONS
+            .iter()
+            .filter(|r| r.starts_with(prefix))
+            .fold(0u64, |bits, r| bits | relation_bit(r));
+        let sure = if whole { named & !other } else { 0 };
+        RelationFilter { possible: [named | other; 2], sure: [sure; 2] }
     }
 
     /// Relations a matching label can have, with or without a subtype.
@@ -156,6 +180,10 @@ pub struct Plan {
     /// `without` block that looks for a sibling between two nodes then costs the siblings
     /// between them, not all of them.
     pub between: Vec<(Option<VarId>, Option<VarId>)>,
+    /// For a `without` block: what the basic tree must hold around the bound variables it
+    /// mentions ([`NodeAnchor`]) for it to match. Most blocks match rarely; these bit tests
+    /// answer most of them without a search.
+    pub outer_anchors: Vec<(VarId, NodeAnchor)>,
 }
 
 /// A child step whose candidates a `without` block narrows to one: with `A << X` and
@@ -566,9 +594,28 @@ fn label_cost(test: &LabelTest) -> u32 {
         LabelTest::Universal(_) => 2,
         // Never worse than any label: a long relation list still uses the children index.
         LabelTest::Alternatives(options) => (options.iter().map(label_cost).sum::<u32>() + 1).min(19),
+        // A regex that names one relation by its prefix (`/^conj:/`) narrows like a universal.
+        LabelTest::Regex(_) if RelationFilter::of(test).allowed().count_ones() == 1 => 2,
         LabelTest::Subtype(_) | LabelTest::Regex(_) | LabelTest::SameLabel(_) => 8,
         LabelTest::Not(_) | LabelTest::Any => 20,
     }
+}
+
+/// Whether pattern edge `e` is an enhanced edge only subtyped labels pass (`=[conj:*]=>` is
+/// not; `=[/^conj:/]=>`, `=[nsubj:pass]=>` are), with no basic edge between the same nodes
+/// that names the same relations. Such edges are few when a rule's first search runs: the
+/// enhanced graph starts as a copy of the basic tree, whose labels are mostly bare, and rules
+/// write the subtypes (conj:and; a rule that waits for one, conj_label_shared_cc_chain, then
+/// ends its search at once instead of pairing up every conjunct). A scan of the enhanced
+/// edges costs a byte test per edge. (The relation index serves the basic edge, if any.)
+fn rare_enhanced(pattern: &CheckedPattern, e: usize) -> bool {
+    let edge = &pattern.edges[e];
+    let filter = RelationFilter::of(&edge.label);
+    let copied = pattern.edges.iter().any(|b| {
+        let basic = RelationFilter::of(&b.label);
+        b.layer == Layer::Basic && !b.negated && (b.from, b.to) == (edge.from, edge.to) && basic.possible[1] & filter.possible[1] != 0
+    });
+    edge.layer == Layer::Enhanced && !edge.negated && filter.possible[0] == 0 && filter.possible[1] != u64::MAX && !copied
 }
 
 fn node_cost(tests: Option<&NodeTest>) -> u32 {
@@ -754,6 +801,9 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
             // Basic edges come from a per-sentence relation index; enhanced ones are all scanned.
             let scan_cost = |e: usize| {
                 let edge = &pattern.edges[e];
+                if rare_enhanced(pattern, e) {
+                    return 0;
+                }
                 label_cost(&edge.label) + if edge.layer == Layer::Enhanced { 10 } else { 0 }
             };
             let best_edge = (0..pattern.edges.len()).filter(|&e| !used[e] && ready(e, &edge_vars_bound)).min_by_key(|&e| scan_cost(e));
@@ -852,11 +902,12 @@ pub fn plan(pattern: &CheckedPattern, bound_before: &[bool], edge_vars_before: &
         })
         .collect();
     let nearest = Vec::new();
-    Plan { pattern: pattern.clone(), node_tests, steps, filters, before, edge_info, filtered_steps, nearest, between }
+    let outer_anchors = Vec::new();
+    Plan { pattern: pattern.clone(), node_tests, steps, filters, before, edge_info, filtered_steps, nearest, between, outer_anchors }
 }
 
 /// The steps of `plan` that a `without` block narrows to the nearest candidate ([`Nearest`]).
-fn nearest_steps(plan: &Plan, withouts: &[CheckedPattern]) -> Vec<Option<Nearest>> {
+fn nearest_steps(plan: &Plan, withouts: &[Plan]) -> Vec<Option<Nearest>> {
     let before = |left: VarId, right: VarId| {
         move |o: &OrderTest| {
             matches!(o, OrderTest::Before { left: Operand::Node(l), right: Operand::Node(r), immediately: false }
@@ -889,6 +940,7 @@ fn nearest_steps(plan: &Plan, withouts: &[CheckedPattern]) -> Vec<Option<Nearest
             let (anchor, after) = if r == x { (l, true) } else if l == x { (r, false) } else { return None };
             withouts
                 .iter()
+                .map(|w| &w.pattern)
                 .any(|w| {
                     let m = w.new_vars.start;
                     let between = if after { [before(anchor, m), before(m, x)] } else { [before(x, m), before(m, anchor)] };
@@ -1061,19 +1113,68 @@ impl CompiledRule {
     }
 }
 
+/// Whether a pattern can match no graph at all: a positive edge no label passes (a label list
+/// the profile leaves empty: `-[@profile.conj_parent_unshared_clauses]->`), or a value test no
+/// value passes (`[upos in @profile.conj_predicate_upos]`, likewise).
+fn never_matches(pattern: &CheckedPattern) -> bool {
+    let no_label = pattern.edges.iter().any(|e| !e.negated && RelationFilter::of(&e.label).allowed() == 0);
+    let no_value = pattern.nodes.iter().flat_map(|n| &n.tests).any(|t| {
+        !t.negated
+            && match &t.test {
+                CheckedValueTest::InLexicon { words, .. } => words.is_empty(),
+                CheckedValueTest::Equals { values, .. } => values.is_empty(),
+                _ => false,
+            }
+    });
+    no_label || no_value
+}
+
+/// What checking a `without` plan at one candidate match roughly costs, for running the
+/// blocks cheapest first (their order does not change the result: any match rejects): tests
+/// alone, then edges between bound nodes, a word's one head, children, scans, and descents
+/// (a walk up the heads or down a subtree) last.
+fn without_cost(plan: &Plan) -> u32 {
+    plan.steps
+        .iter()
+        .map(|step| match *step {
+            Step::Connect { .. } => 1,
+            Step::FollowIn { edge } if plan.edge_info[edge].basic => 2,
+            Step::FollowIn { .. } => 3,
+            Step::FollowOut { .. } => 4,
+            Step::Descend { .. } => 10,
+            Step::ScanEdges { .. } | Step::ScanNodes { .. } => 20,
+        })
+        .sum()
+}
+
 /// Compiles `rule`.
 pub fn compile(rule: &CheckedRule) -> CompiledRule {
     let var_count = rule.vars.len();
-    let mut bound = vec![false; var_count];
+    let bound = vec![false; var_count];
     let no_edge_vars = vec![false; rule.edge_vars.len()];
-    let mut plan = plan(&rule.pattern, &bound, &no_edge_vars);
-    plan.nearest = nearest_steps(&plan, &rule.withouts);
+    let mut match_bound = bound.clone();
     for v in rule.pattern.new_vars.clone() {
-        bound[v] = true;
+        match_bound[v] = true;
     }
     // Edge variables are all bound by the match block.
     let all_edge_vars = vec![true; rule.edge_vars.len()];
-    let withouts: Vec<Plan> = rule.withouts.iter().map(|w| self::plan(w, &bound, &all_edge_vars)).collect();
+    // Every candidate match runs the `without` blocks in turn until one matches: the cheapest
+    // first, and none that cannot match (an empty profile list).
+    let mut withouts: Vec<Plan> =
+        rule.withouts.iter().filter(|w| !never_matches(w)).map(|w| self::plan(w, &match_bound, &all_edge_vars)).collect();
+    withouts.sort_by_key(without_cost);
+    for w in &mut withouts {
+        let mut outer: Vec<VarId> = w.pattern.edges.iter().flat_map(|e| [e.from, e.to]).filter(|v| !w.pattern.new_vars.contains(v)).collect();
+        outer.sort_unstable();
+        outer.dedup();
+        w.outer_anchors = outer
+            .into_iter()
+            .map(|v| (v, NodeAnchor::of(&w.pattern, v)))
+            .filter(|(_, a)| a.relation.is_some() || a.children.len > 0)
+            .collect();
+    }
+    let mut plan = plan(&rule.pattern, &bound, &no_edge_vars);
+    plan.nearest = nearest_steps(&plan, &withouts);
     let anchor = anchor_of(&rule.pattern);
     let relations_of = |e: &crate::rules::ast::EdgeTest| match &e.label {
         // The same label as a matched edge: that edge's own test says which relations.
@@ -1100,7 +1201,7 @@ pub fn compile(rule: &CheckedRule) -> CompiledRule {
             seeded[e.from] = true;
             seeded[e.to] = true;
             let mut plan = self::plan(&rule.pattern, &seeded, &no_edge_vars);
-            plan.nearest = nearest_steps(&plan, &rule.withouts);
+            plan.nearest = nearest_steps(&plan, &withouts);
             let ends = [NodeAnchor::of(&rule.pattern, e.from), NodeAnchor::of(&rule.pattern, e.to)];
             DeltaPlan { edge: i, plan, ends }
         })
@@ -1134,7 +1235,8 @@ mod tests {
     fn relation_filters_agree_with_label_tests() {
         let labels = [
             "case", "case:x", "obl", "obl:tmod", "obl:arg", "obl:arg:x", "conj", "conj:and", "root", "ref", "nsubj",
-            "nsubj:pass", "nsubj:xsubj", "foo", "foo:bar", "bar",
+            "nsubj:pass", "nsubj:xsubj", "foo", "foo:bar", "bar", "conj:and", "conj:x:y", "nsubjx", "nsubjx:y", "nmod",
+            ":x",
         ];
         let exact = |l: &str| Exact(l.to_string());
         let universal = |l: &str| Universal(l.to_string());
@@ -1144,6 +1246,17 @@ mod tests {
             Any,
             Subtype("pass".into()),
             Regex(crate::rules::text_regex::TextRegex::new("^n").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^conj:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^conj:a").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^nsubj").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^nsubj:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^obl:[^:]*_").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^foo:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^(?i)conj:").unwrap()),
+            Regex(crate::rules::text_regex::TextRegex::new("^co|^ns").unwrap()),
+            Not(Box::new(Regex(crate::rules::text_regex::TextRegex::new("^conj:").unwrap()))),
+            Not(Box::new(Regex(crate::rules::text_regex::TextRegex::new("^nsubj").unwrap()))),
             Alternatives(vec![exact("obl"), exact("nmod"), exact("obl:arg")]),
             Alternatives(vec![universal("conj"), exact("case")]),
             Not(Box::new(exact("root"))),
@@ -1167,6 +1280,100 @@ mod tests {
             }
         }
         assert!(decided > 50, "the filters decide too little: {decided}");
+    }
+
+    /// `without` blocks that no graph can match (an empty profile list, on an edge or a node)
+    /// are dropped, and the others run cheapest first: tests, an edge between bound nodes, a
+    /// word's head, children, descents. A rule keeps every block that can match.
+    #[test]
+    fn withouts_that_cannot_match_are_dropped_the_rest_cheapest_first() {
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rules = crate::rules::load::check_text(
+            "t.rules",
+            "phase p\n\
+             rule r { match { P -[obj]-> C1;  C1 -[conj]-> C2; }\n\
+               without { C1 -[*]->+ P; }\n\
+               without { C1 -[@profile.conj_parent_unshared_clauses]-> Y;  Y -[*]->+ P; }\n\
+               without { C2 -[cc]-> X; }\n\
+               without { C0 =[conj]=> C1; }\n\
+               without { P =[nsubj]=> C2; }\n\
+               without { C2 [upos in @profile.conj_predicate_upos]; }\n\
+               without { C2 [upos=VERB]; }\n\
+               do { add P =[dep]=> C2; } }\n",
+            &lexicon,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let compiled = compile(&rules[0]);
+        let kinds: Vec<Vec<Step>> = compiled.withouts.iter().map(|w| w.steps.clone()).collect();
+        let first_edge = |w: &Plan| w.pattern.edges.first().map(|e| (e.from, e.to));
+        assert_eq!(compiled.withouts.len(), 5, "{kinds:?}");
+        assert!(kinds[0].is_empty(), "tests alone first: {kinds:?}");
+        assert!(matches!(kinds[1][..], [Step::Connect { .. }]), "{kinds:?}");
+        assert!(matches!(kinds[2][..], [Step::FollowIn { .. }]), "{kinds:?}");
+        assert!(matches!(kinds[3][..], [Step::FollowOut { .. }]), "{kinds:?}");
+        assert!(matches!(kinds[4][..], [Step::Descend { .. }]), "{kinds:?}");
+        // The kept descent is the one from C1 to P, not the one behind the empty list.
+        assert_eq!(first_edge(&compiled.withouts[4]), Some((1, 0)));
+    }
+
+    /// A `without` block is searched only when its bound nodes have the basic relations and
+    /// children it asks: a block that matches (as a dependent, as a head) still rejects.
+    #[test]
+    fn without_blocks_prefiltered_by_their_bound_nodes_still_reject() {
+        use crate::conllu::reader::RawBlock;
+        use crate::conllu::Sentence;
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rules = crate::rules::load::check_text(
+            "t.rules",
+            "phase p\n\
+             rule r { match { H -[conj]-> C; }  without { C -[cc]-> X; }  without { V -[obj]-> H; }  do { add C =[dep]=> H; } }\n",
+            &lexicon,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let compiled = compile(&rules[0]);
+        assert!(compiled.withouts.iter().all(|w| !w.outer_anchors.is_empty()), "{:?}", compiled.withouts);
+        let matches = |rows: &[String]| {
+            let text: String = rows.iter().enumerate().map(|(i, r)| format!("{}\t{r}\t_\t_\n", i + 1)).collect::<String>() + "\n";
+            let sentence = Sentence::parse(RawBlock { bytes: text.into_bytes(), first_line: 1, starts_input: true }).unwrap();
+            let graph = SentenceGraph::from_basic(&sentence);
+            let mut lemmas = super::super::lemmas::Lemmas::default();
+            let mut binding = super::super::matcher::Binding::default();
+            binding.reset(compiled.rule.vars.len(), compiled.rule.edge_vars.len());
+            let mut count = 0;
+            super::super::matcher::search(&graph, &mut lemmas, &compiled.plan, &compiled.withouts, &mut binding, &mut |_| {
+                count += 1;
+                true
+            });
+            count
+        };
+        let word = |form: &str, upos: &str, head: u32, rel: &str| format!("{form}\t{form}\t{upos}\t_\t_\t{head}\t{rel}");
+        let own_cc = [word("cats", "NOUN", 0, "root"), word("and", "CCONJ", 3, "cc"), word("dogs", "NOUN", 1, "conj")];
+        let object = [word("saw", "VERB", 0, "root"), word("cats", "NOUN", 1, "obj"), word(",", "PUNCT", 4, "punct"), word("dogs", "NOUN", 2, "conj")];
+        let neither = [word("cats", "NOUN", 0, "root"), word(",", "PUNCT", 3, "punct"), word("dogs", "NOUN", 1, "conj")];
+        assert_eq!(matches(&own_cc), 0);
+        assert_eq!(matches(&object), 0);
+        assert_eq!(matches(&neither), 1);
+    }
+
+    /// A search starts from an enhanced edge only subtyped labels pass (rules write those),
+    /// unless a basic edge between the same nodes names its relations (the relation index
+    /// serves that one); a bare-or-subtyped `conj:*` is no such edge.
+    #[test]
+    fn plans_start_from_an_enhanced_edge_only_subtypes_pass() {
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rules = crate::rules::load::check_text(
+            "t.rules",
+            "phase p\n\
+             rule chained { match { H -[conj]-> C;  H =[conj]=> C;  H -[conj]-> N;  e: H =[/^conj:/]=> N; } do { add H =[dep]=> C; } }\n\
+             rule copied { match { V -[expl:pv]-> R;  e: V =[expl:pv]=> R; } do { add R =[dep]=> V; } }\n\
+             rule wide { match { H -[conj]-> C;  H =[conj:*]=> C; } do { add C =[dep]=> H; } }\n",
+            &lexicon,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+        let first = |r: usize| compile(&rules[r]).plan.steps[0].clone();
+        assert_eq!(first(0), Step::ScanEdges { edge: 3 });
+        assert_eq!(first(1), Step::ScanEdges { edge: 0 });
+        assert_eq!(first(2), Step::ScanEdges { edge: 0 });
     }
 
     /// A node pinned by its lemma is scanned only when no edge names one relation: an edge

@@ -146,7 +146,9 @@ impl Search<'_, '_> {
         let (graph, plan) = (self.graph, self.plan);
         let Some(current) = plan.steps.get(index) else {
             for without in self.withouts {
-                if exists(graph, self.lemmas, without, self.binding) {
+                let binding = &*self.binding;
+                let possible = without.outer_anchors.iter().all(|(v, a)| binding.nodes[*v].is_none_or(|n| a.admits(graph, n)));
+                if possible && exists(graph, self.lemmas, without, self.binding) {
                     return true;
                 }
             }

@@ -87,6 +87,22 @@ impl TextRegex {
     pub fn is_whole_class(&self) -> bool {
         self.whole_class.is_some()
     }
+
+    /// The literal every match starts with when the regex is anchored at the start (`^conj:`,
+    /// `^advcl:[^:]*_`: "conj:", "advcl:"), and whether that prefix is all the regex asks
+    /// (`^conj:`: every value that starts with it matches). The engine's planner narrows a
+    /// label test's relations with it.
+    pub fn literal_prefix(&self) -> Option<(String, bool)> {
+        let hir = regex_syntax::parse(self.regex.as_str()).ok()?;
+        let HirKind::Concat(parts) = hir.kind() else { return None };
+        let [start, literal, rest @ ..] = parts.as_slice() else { return None };
+        let HirKind::Literal(literal) = literal.kind() else { return None };
+        if !is_look(start, Look::Start) {
+            return None;
+        }
+        let prefix = std::str::from_utf8(&literal.0).ok()?;
+        Some((prefix.to_string(), rest.is_empty()))
+    }
 }
 
 #[cfg(test)]
@@ -107,6 +123,20 @@ mod tests {
         (r"^(?m)[a-z]+$", false),
         (r"^n", false),
     ];
+
+    /// The literal prefix is found for an anchored literal start only, and said to be the
+    /// whole regex only when nothing follows it.
+    #[test]
+    fn literal_prefixes() {
+        let prefix = |p: &str| TextRegex::new(p).unwrap().literal_prefix();
+        assert_eq!(prefix("^conj:"), Some(("conj:".to_string(), true)));
+        assert_eq!(prefix("^advcl:[^:]*_"), Some(("advcl:".to_string(), false)));
+        assert_eq!(prefix("^nsubj"), Some(("nsubj".to_string(), true)));
+        assert_eq!(prefix("^conj:$"), Some(("conj:".to_string(), false)));
+        for none in ["conj:", ":gen$", "(?i)^conj:", "^(advcl|acl):", "^conj:|^obl:", "(?m)^conj:", "^[ab]c"] {
+            assert_eq!(prefix(none), None, "{none}");
+        }
+    }
 
     const TEXTS: &[&str] = &[
         "", "a", "in", "out_of", "v", "Přes", "na", "a.m.", "en/of", "dat wil zeggen", "5", "§", "ŝ", "é",
