@@ -639,17 +639,8 @@ fn node_cost(tests: Option<&NodeTest>) -> u32 {
 
 pub fn anchor_of(pattern: &CheckedPattern) -> Anchor {
     let mut anchor = Anchor::default();
-    // A value test no value passes (a lexicon list the profile leaves empty): no sentence
-    // can hold a match, which a group no relation meets says.
-    let impossible = pattern.nodes.iter().flat_map(|n| &n.tests).any(|t| {
-        !t.negated
-            && match &t.test {
-                CheckedValueTest::InLexicon { words, .. } => words.is_empty(),
-                CheckedValueTest::Equals { values, .. } => values.is_empty(),
-                _ => false,
-            }
-    });
-    if impossible {
+    // A pattern no graph can match (an empty profile list): a group no relation meets says so.
+    if never_matches(pattern) {
         anchor.relation_groups.push(0);
         return anchor;
     }
