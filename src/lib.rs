@@ -1,14 +1,19 @@
 //! eudify: basic Universal Dependencies trees to Enhanced UD graphs.
 //!
 //! The modules follow the pipeline and depend only on the ones listed before them:
-//! UD facts → CoNLL-U I/O → sentence graph → rule language → engine → pipeline → eval / validate → CLI.
+//! UD facts → CoNLL-U I/O → sentence graph → rule language → engine → pipeline → eval / validate
+//! → the front door ([`Enhancer`] and the functions beside it). The `eudify` command (crate
+//! `eudify-cli`) and the Python package are clients of the front door only.
 //!
 //! The public API is small:
-//! - [`Enhancer`] is the entry point for programs: a profile's rules, compiled, with typed
-//!   [`Error`]s and a [`Summary`] of each run; [`profiles`] lists the profiles it can load;
+//! - [`Enhancer`] is the entry point for programs: a profile's rules, compiled; it enhances a
+//!   string, a reader or a file, or many inputs with a [`Runner`] (threads, invalid sentences
+//!   copied or fatal, progress, notices), and [explains](Enhancer::explain) what each rule did;
+//! - [`profiles`], [`check_rules`], [`test_examples`] and [`export_rules`] work with the rules;
 //! - [`eval`] scores a system file against a gold file, [`validate`] checks the enhanced layer;
-//! - [`run_cli`] is the `eudify` command itself (the binary and the Python package's console
-//!   script call it).
+//! - [`Error`] is every failure, [`Summary`] what a run did; [`files`] and [`text`] are the
+//!   conventions every command shares (stdin as `-`, gzip, output files replaced on success;
+//!   counts in messages).
 //!
 //! Everything else (engine, graph, rules, CoNLL-U reader) is internal. The `internals` feature
 //! makes those modules public for the crate's own tests, benches and fuzz targets; they are
@@ -34,17 +39,18 @@ macro_rules! internal_modules {
     )*};
 }
 
-internal_modules! { text ud conllu graph rules engine pipeline }
+internal_modules! { ud conllu graph rules engine pipeline }
 
 mod api;
-mod cli;
+mod error;
 pub mod eval;
+pub mod text;
 pub mod validate;
 
 pub use api::{
-    profiles, EdgeChange, EnhancedEdge, Enhancer, Error, Explanation, Profile, RuleApplication,
-    RuleRef, READER_NAME, STRING_NAME,
+    check_rules, export_rules, files, profiles, test_examples, worker_threads, EdgeChange,
+    EnhancedEdge, Enhancer, ExampleFailure, ExampleReport, Explanation, OnError, Profile,
+    RuleApplication, RuleRef, RunOptions, Runner, Summary, READER_NAME, STRING_NAME,
 };
-pub use cli::run_cli;
-pub use pipeline::Summary;
+pub use error::{is_invalid_data, Error};
 pub use ud::Repairs;

@@ -8,8 +8,9 @@ use crate::text::{count, thousands};
 use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, ParseError, RawBlock, Sentence};
 use crate::engine::lemmas::without_lemma;
 use crate::engine::{Enhancer, Workspace};
+use crate::error::Error;
 use std::cell::RefCell;
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 use std::sync::mpsc;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -67,6 +68,28 @@ impl Summary {
         self.repairs.add_all(&other.repairs);
     }
 
+    /// The line a run ends with when something was not enhanced as given, never silently:
+    /// sentences copied unchanged for being invalid, labels repaired to UD's shape (`eudify:
+    /// 2,077 sentences; 2,077 labels repaired (ROOT → root)`), sentences whose rules ran away
+    /// and were written with the basic copy as DEPS. `None` when all went as given.
+    pub fn report_line(&self) -> Option<String> {
+        if self.copied_invalid == 0 && self.runaways == 0 && self.repairs.is_empty() {
+            return None;
+        }
+        let mut line = format!("eudify: {}", count(self.sentences as u64, "sentence"));
+        if self.copied_invalid > 0 {
+            line += &format!(", {} copied unchanged", count(self.copied_invalid as u64, "invalid one"));
+        }
+        if self.runaways > 0 {
+            let verb = if self.runaways == 1 { "was" } else { "were" };
+            line += &format!(", {} with runaway rules {verb} written with basic DEPS", thousands(self.runaways as u64));
+        }
+        if !self.repairs.is_empty() {
+            line += &format!("; {}", self.repairs);
+        }
+        Some(line)
+    }
+
     /// The warning for a file whose words lack lemmas, if some do.
     pub fn lemma_warning(&self, file: &str) -> Option<String> {
         (self.without_lemma > 0).then(|| {
@@ -80,23 +103,6 @@ impl Summary {
             )
         })
     }
-}
-
-/// A failure that stops the run, as `FILE:LINE: message` or `FILE: message`.
-#[derive(Debug, thiserror::Error)]
-pub enum PipelineError {
-    /// A sentence is not valid CoNLL-U (under [`OnError::Fail`]).
-    #[error("{file}:{}: {}", error.line, error.message)]
-    Input { file: String, error: ParseError },
-    /// The input could not be read.
-    #[error("{file}: {error}")]
-    Io { file: String, error: io::Error },
-    /// The output could not be written.
-    #[error("writing output: {0}")]
-    Output(io::Error),
-    /// A bug: enhancing a sentence panicked. The output ends before the chunk it was in.
-    #[error("{file}: internal error: enhancing a sentence panicked ({message}); please report this")]
-    Panic { file: String, message: String },
 }
 
 /// A piece of input (whole sentences) and what became of it.
@@ -256,7 +262,7 @@ impl<'e> Pipeline<'e> {
     /// With workers, this thread only cuts the input into chunks and writes finished chunks in
     /// input order; a few chunks per worker are in flight so that no worker waits for it.
     ///
-    /// A panic while enhancing (a bug) ends the run with [`PipelineError::Panic`] once the
+    /// A panic while enhancing (a bug) ends the run with [`Error::Internal`] once the
     /// chunks before the one it happened in are written, whatever the thread count.
     pub fn run(
         &self,
@@ -264,12 +270,12 @@ impl<'e> Pipeline<'e> {
         input: impl BufRead,
         out: &mut dyn Write,
         report: &mut dyn FnMut(String),
-    ) -> Result<Summary, PipelineError> {
+    ) -> Result<Summary, Error> {
         let mut reader = ChunkReader::new(input);
         let mut writer = ChunkWriter { file, out, report, line: 1, summary: Summary::default(), pipeline: self };
         let target = self.options.chunk_bytes;
-        let read_error = |error| PipelineError::Io { file: file.to_string(), error };
-        let panicked = |message| PipelineError::Panic { file: file.to_string(), message };
+        let read_error = |error| Error::Io { file: file.to_string(), error };
+        let panicked = |message| Error::Internal { file: file.to_string(), message };
         let Some(pool) = &self.pool else {
             let mut chunk = Chunk::default();
             loop {
@@ -336,9 +342,9 @@ struct ChunkWriter<'a, 'p> {
 }
 
 impl ChunkWriter<'_, '_> {
-    fn write(&mut self, chunk: &Chunk) -> Result<(), PipelineError> {
+    fn write(&mut self, chunk: &Chunk) -> Result<(), Error> {
         let absolute = |error: &ParseError, base: usize| ParseError { line: base + error.line - 1, ..error.clone() };
-        let output = |e| PipelineError::Output(e);
+        let output = Error::Output;
         let fail = self.pipeline.options.on_error == OnError::Fail;
         // (Under `fail` a chunk stops at its first error: its runaways all come before it.)
         let mut reports: Vec<(usize, &str, &str)> = (chunk.runaways.iter().map(|e| (e.line, &e.message[..], "written with basic DEPS")))
@@ -351,7 +357,8 @@ impl ChunkWriter<'_, '_> {
         match chunk.errors.first() {
             Some((before, error)) if fail => {
                 self.out.write_all(&chunk.out[..*before]).map_err(output)?;
-                return Err(PipelineError::Input { file: self.file.to_string(), error: absolute(error, self.line) });
+                let error = absolute(error, self.line);
+                return Err(Error::Input { file: self.file.to_string(), line: error.line, message: error.message });
             }
             _ => {}
         }

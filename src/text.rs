@@ -1,4 +1,4 @@
-//! Counts in messages: `1 sentence`, `2,077 sentences`.
+//! Counts in messages: `1 sentence`, `2,077 sentences`, as every eudify command writes them.
 
 /// `n` with a comma between groups of three digits: `2,077`.
 pub fn thousands(n: u64) -> String {

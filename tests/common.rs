@@ -186,8 +186,25 @@ pub fn treebank_code(file: &Path) -> String {
         .code
 }
 
+/// The `eudify` binary of the workspace's `cli` crate, which `cargo test` at the root builds
+/// (with every test target) before it runs any test: beside this test binary's `deps/` folder.
+pub fn eudify_binary() -> std::path::PathBuf {
+    let test_binary = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = test_binary
+        .parent()
+        .and_then(Path::parent)
+        .expect("a test binary lies in target/PROFILE/deps");
+    let binary = profile_dir.join(format!("eudify{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.exists(),
+        "{} is missing: run the tests with `cargo test` at the workspace root (it builds the cli crate's binary too), or `cargo build -p eudify-cli` first",
+        binary.display()
+    );
+    binary
+}
+
 pub fn eudify() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_eudify"));
+    let mut command = Command::new(eudify_binary());
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
     command
 }

@@ -9,7 +9,7 @@
 use crate::common::{all_but_deps, random_heads, run, text, Rng};
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
 use eudify::engine::Enhancer;
-use eudify::pipeline::{OnError, Pipeline, PipelineError, PipelineOptions, Summary};
+use eudify::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::io::BufReader;
@@ -64,7 +64,7 @@ fn enhance_with(pipeline: &Pipeline, input: &[u8]) -> Run {
     let mut reports = Vec::new();
     let result = pipeline
         .run("in", input, &mut out, &mut |line| reports.push(line))
-        .map_err(|e: PipelineError| e.to_string());
+        .map_err(|e: eudify::Error| e.to_string());
     Run {
         result,
         out,

@@ -34,6 +34,7 @@ fn to_py(py: Python<'_>, error: eudify::Error) -> PyErr {
             kind
         }
         eudify::Error::Output(error) => PyOSError::new_err(format!("writing output: {error}")),
+        other @ eudify::Error::NoSuchSentence { .. } => PyValueError::new_err(other.to_string()),
         other @ (eudify::Error::Internal { .. } | eudify::Error::Threads(_)) => PyRuntimeError::new_err(other.to_string()),
     }
 }
@@ -41,11 +42,7 @@ fn to_py(py: Python<'_>, error: eudify::Error) -> PyErr {
 /// The worker threads for `threads=None|N`: as `eudify enhance --threads`, never more than the
 /// cores.
 fn threads(asked: Option<usize>) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    match asked {
-        None | Some(0) => cores,
-        Some(n) => n.min(cores),
-    }
+    eudify::worker_threads(asked).0
 }
 
 /// A summary of one run, as a dict.
@@ -216,7 +213,7 @@ fn profiles(py: Python<'_>, rules: Option<PathBuf>) -> PyResult<Vec<(String, Str
 /// writes to the process's stdout and stderr and returns the exit code.
 #[pyfunction]
 fn run_cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
-    py.allow_threads(|| eudify::run_cli(argv))
+    py.allow_threads(|| eudify_cli::run(argv))
 }
 
 #[pymodule]

@@ -17,7 +17,11 @@
 mod align;
 // The CLI's bootstrap and the scorer's parts: crate-private (the types a report holds are
 // re-exported below).
-internal_modules! { bootstrap by_rule collapse grameval phenomena score }
+internal_modules! { collapse grameval phenomena score }
+#[allow(missing_docs)] // public for the CLI until eval's report types are settled
+pub mod bootstrap;
+#[allow(missing_docs)]
+pub mod by_rule;
 
 pub use grameval::GramEval;
 pub use phenomena::{Phenomenon, PhenomenonScores};
@@ -73,6 +77,17 @@ pub enum EvalError {
         /// The first difference, or why the words cannot be aligned.
         message: String,
     },
+}
+
+impl EvalError {
+    /// Whether the files are at fault (a sentence that does not read, texts that differ, corrupt
+    /// gzip) rather than the system (a file that cannot be read).
+    pub fn is_invalid_input(&self) -> bool {
+        match self {
+            EvalError::Io { error, .. } => crate::error::is_invalid_data(error),
+            EvalError::Parse { .. } | EvalError::Mismatch { .. } => true,
+        }
+    }
 }
 
 /// Evaluates the system file against the gold file. Either may be `-` (stdin) and either may

@@ -193,7 +193,8 @@ impl Report {
     }
 
     /// The counts of each unit, for resampling (empty unless asked for).
-    pub(crate) fn units(&self) -> &[Unit] {
+    /// The counts of every unit (sentence or group of sentences), kept when asked for.
+    pub fn units(&self) -> &[Unit] {
         &self.units
     }
 

@@ -1,22 +1,22 @@
 //! `eudify validate`: UD level-2 checks of the enhanced layer.
 
 use super::args::ValidateArgs;
-use crate::conllu::input;
-use crate::text::count;
+use eudify::files::{display_name, is_stdin};
+use eudify::text::count;
 use anyhow::{bail, Context, Result};
 use std::io::{self, Write};
 
 pub fn run(args: ValidateArgs) -> Result<u8> {
-    if args.files.iter().filter(|f| input::is_stdin(f)).count() > 1 {
+    if args.files.iter().filter(|f| is_stdin(f)).count() > 1 {
         bail!("`-` (stdin) can be given only once");
     }
     let mut all_valid = true;
     let stderr = io::stderr();
     let mut stdout = io::stdout().lock();
     for path in &args.files {
-        let name = input::display_name(path);
+        let name = display_name(path);
         let report =
-            crate::validate::validate_file(path).with_context(|| format!("{name}: cannot read"))?;
+            eudify::validate::validate_file(path).with_context(|| format!("{name}: cannot read"))?;
         report.write_to(&mut stderr.lock())?;
         let sentences = count(report.sentences as u64, "sentence");
         if report.is_valid() {

@@ -1,34 +1,32 @@
-//! The `eudify` command ([`run_cli`]). Flags are turned into typed configuration first, then
-//! each command runs; every failure comes back as an error whose message is what the user sees,
-//! and whose kind decides the exit code ([`exit_code`]).
+//! The `eudify` command ([`run`]), a client of the `eudify` library's public API. Flags are
+//! turned into typed configuration first, then each command calls the library and prints; every
+//! failure comes back as an error whose message is what the user sees and whose kind decides
+//! the exit code ([`exit_code`], the one place that maps them).
 
 mod args;
 mod check;
 mod enhance;
 mod eval;
 mod explain;
+mod generate;
 mod output;
 mod profiles;
 mod rules;
 mod test;
 mod validate;
 
-use crate::eval::EvalError;
-use crate::pipeline::PipelineError;
 use anyhow::Result;
 use args::{Args, Command};
 use clap::Parser;
 use std::ffi::OsString;
 use std::io::Write;
 
-pub(crate) use crate::conllu::input::is_stdin;
-
 /// Exit code of success.
-pub(crate) const EXIT_SUCCESS: u8 = 0;
+pub const EXIT_SUCCESS: u8 = 0;
 /// Exit code of invalid input (`FILE:LINE: message`) or a failed check.
-pub(crate) const EXIT_INVALID: u8 = 1;
+pub const EXIT_INVALID: u8 = 1;
 /// Exit code of a usage error (clap's own), a file that cannot be read or written, or a bug.
-pub(crate) const EXIT_TROUBLE: u8 = 2;
+pub const EXIT_TROUBLE: u8 = 2;
 
 /// Runs the `eudify` command with `args` (the program name first, as [`std::env::args_os`]
 /// gives them) and returns its exit code: 0 success, 1 invalid input (`FILE:LINE: message` on
@@ -36,16 +34,16 @@ pub(crate) const EXIT_TROUBLE: u8 = 2;
 /// internal error (a panic). A closed stdout (`eudify enhance … | head`) ends the run quietly
 /// with 0. Output goes to the process's stdout and stderr; stdout is flushed before it returns.
 ///
-/// The `eudify` binary is `ExitCode::from(eudify::run_cli(std::env::args_os()))`; the Python
+/// The `eudify` binary is `ExitCode::from(eudify_cli::run(std::env::args_os()))`; the Python
 /// package's console script calls it with `sys.argv`.
-pub fn run_cli<I, T>(args: I) -> u8
+pub fn run<I, T>(args: I) -> u8
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
     // A panic outside the workers (which the pipeline turns into an error) is a bug too: exit
     // code 2 like any internal error, not Rust's 101. The panic hook has printed the message.
-    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(args))) {
+    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(args))) {
         Ok(result) => result,
         Err(_) => {
             eprintln!("eudify: internal error (a panic); please report this");
@@ -72,7 +70,7 @@ where
     }
 }
 
-fn run<I, T>(args: I) -> Result<u8>
+fn dispatch<I, T>(args: I) -> Result<u8>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -95,58 +93,44 @@ where
         Command::Test(a) => test::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Rules(a) => rules::run(a),
+        Command::Completions(a) => generate::completions(a),
+        Command::Man => generate::man(),
     }
 }
 
-/// An error in what the user gave (rules, a sentence, a sent_id that is not there), found by
-/// the CLI itself: exit code 1.
+/// An error in what the user gave that the CLI itself finds (a `--macro` list that does not
+/// read): exit code 1.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub(crate) struct Invalid(pub(crate) String);
 
 /// The exit code for `error`: 1 when the input is at fault, 2 otherwise (a file that cannot be
-/// read or written, a bug). The first error in the chain that tells decides.
-pub(crate) fn exit_code(error: &anyhow::Error) -> u8 {
-    let io_code = |e: &std::io::Error| match e.kind() {
-        // Bytes that are not what they claim to be (corrupt gzip): the input is at fault.
-        std::io::ErrorKind::InvalidData => EXIT_INVALID,
+/// read or written, a bug). The library's [`eudify::Error`] says which it is; an I/O error of the
+/// CLI's own (opening a file, writing stdout) is the system's fault unless its bytes are corrupt.
+pub fn exit_code(error: &anyhow::Error) -> u8 {
+    let invalid = error.chain().find_map(|cause| {
+        if let Some(e) = cause.downcast_ref::<eudify::Error>() {
+            Some(e.is_invalid_input())
+        } else if let Some(e) = cause.downcast_ref::<eudify::eval::EvalError>() {
+            Some(e.is_invalid_input())
+        } else {
+            if cause.is::<Invalid>() {
+                Some(true)
+            } else {
+                cause.downcast_ref::<std::io::Error>().map(eudify::is_invalid_data)
+            }
+        }
+    });
+    match invalid {
+        Some(true) => EXIT_INVALID,
         _ => EXIT_TROUBLE,
-    };
-    for cause in error.chain() {
-        if let Some(e) = cause.downcast_ref::<PipelineError>() {
-            return match e {
-                PipelineError::Input { .. } => EXIT_INVALID,
-                PipelineError::Io { error, .. } => io_code(error),
-                PipelineError::Output(_) | PipelineError::Panic { .. } => EXIT_TROUBLE,
-            };
-        }
-        if let Some(e) = cause.downcast_ref::<crate::Error>() {
-            return match e {
-                crate::Error::Input { .. } | crate::Error::Rules(_) => EXIT_INVALID,
-                crate::Error::Io { error, .. } => io_code(error),
-                _ => EXIT_TROUBLE,
-            };
-        }
-        if let Some(e) = cause.downcast_ref::<EvalError>() {
-            return match e {
-                EvalError::Io { error, .. } => io_code(error),
-                EvalError::Parse { .. } | EvalError::Mismatch { .. } => EXIT_INVALID,
-            };
-        }
-        if cause.is::<Invalid>() {
-            return EXIT_INVALID;
-        }
-        if let Some(e) = cause.downcast_ref::<std::io::Error>() {
-            return io_code(e);
-        }
     }
-    EXIT_TROUBLE
 }
 
 /// The message for `error`: its chain joined by `: `, leaving out a cause whose text the
 /// message already holds (an error that shows its source and also returns it from `source()`
 /// would otherwise print `Is a directory (os error 21)` twice).
-pub(crate) fn message(error: &anyhow::Error) -> String {
+fn message(error: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in error.chain() {
         let part = cause.to_string();
@@ -160,21 +144,10 @@ pub(crate) fn message(error: &anyhow::Error) -> String {
     text
 }
 
-/// The embedded rules, or an edited copy in `dir`.
-fn rule_source(dir: Option<&std::path::Path>) -> Result<crate::rules::RuleSource> {
-    match dir {
-        None => Ok(crate::rules::RuleSource::embedded()),
-        Some(dir) => crate::rules::RuleSource::from_dir(dir).map_err(|e| Invalid(e).into()),
-    }
-}
-
 /// The enhancer for `--lang CODE` (and `--rules DIR`): the profile it resolves to (with a
 /// warning on stderr when it falls back), its rules loaded and checked.
-fn load_enhancer(rules: Option<&std::path::Path>, code: &str) -> Result<crate::Enhancer> {
-    let enhancer = crate::Enhancer::for_profile(code, rules).map_err(|e| match e {
-        crate::Error::Rules(message) => anyhow::Error::from(Invalid(message)),
-        other => other.into(),
-    })?;
+fn load_enhancer(rules: Option<&std::path::Path>, code: &str) -> Result<eudify::Enhancer> {
+    let enhancer = eudify::Enhancer::for_profile(code, rules)?;
     if let Some(warning) = enhancer.warning() {
         eprintln!("warning: {warning}");
     }
@@ -182,40 +155,48 @@ fn load_enhancer(rules: Option<&std::path::Path>, code: &str) -> Result<crate::E
 }
 
 /// Whether an error comes from writing to a closed pipe, anywhere in its chain.
-pub(crate) fn is_broken_pipe(error: &anyhow::Error) -> bool {
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
-        cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
             || cause
-                .downcast_ref::<crate::pipeline::PipelineError>()
-                .is_some_and(|e| matches!(e, crate::pipeline::PipelineError::Output(io) if io.kind() == std::io::ErrorKind::BrokenPipe))
+                .downcast_ref::<eudify::Error>()
+                .is_some_and(eudify::Error::is_broken_pipe)
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conllu::ParseError;
+    use eudify::eval::EvalError;
     use std::io;
 
     #[test]
     fn each_kind_of_failure_has_its_exit_code() {
-        let parse = ParseError {
-            line: 3,
-            message: "bad".into(),
-        };
         let io = |kind| io::Error::new(kind, "x");
         let file = || "f".to_string();
         let cases: Vec<(anyhow::Error, u8)> = vec![
             (
-                PipelineError::Input {
+                eudify::Error::Input {
                     file: file(),
-                    error: parse.clone(),
+                    line: 3,
+                    message: "bad".into(),
+                }
+                .into(),
+                EXIT_INVALID,
+            ),
+            (eudify::Error::Rules("bad".into()).into(), EXIT_INVALID),
+            (
+                eudify::Error::NoSuchSentence {
+                    file: file(),
+                    sent_id: "s1".into(),
                 }
                 .into(),
                 EXIT_INVALID,
             ),
             (
-                PipelineError::Panic {
+                eudify::Error::Internal {
                     file: file(),
                     message: "boom".into(),
                 }
@@ -223,11 +204,11 @@ mod tests {
                 EXIT_TROUBLE,
             ),
             (
-                PipelineError::Output(io(io::ErrorKind::StorageFull)).into(),
+                eudify::Error::Output(io(io::ErrorKind::StorageFull)).into(),
                 EXIT_TROUBLE,
             ),
             (
-                PipelineError::Io {
+                eudify::Error::Io {
                     file: file(),
                     error: io(io::ErrorKind::InvalidData),
                 }
@@ -235,7 +216,7 @@ mod tests {
                 EXIT_INVALID,
             ),
             (
-                PipelineError::Io {
+                eudify::Error::Io {
                     file: file(),
                     error: io(io::ErrorKind::PermissionDenied),
                 }
@@ -276,29 +257,7 @@ mod tests {
                 anyhow::Error::from(io(io::ErrorKind::InvalidData)).context("f: cannot read"),
                 EXIT_INVALID,
             ),
-            (Invalid("rules".into()).into(), EXIT_INVALID),
-            (
-                crate::Error::Input {
-                    file: file(),
-                    line: 3,
-                    message: "bad".into(),
-                }
-                .into(),
-                EXIT_INVALID,
-            ),
-            (crate::Error::Rules("bad".into()).into(), EXIT_INVALID),
-            (
-                crate::Error::Io {
-                    file: file(),
-                    error: io(io::ErrorKind::NotFound),
-                }
-                .into(),
-                EXIT_TROUBLE,
-            ),
-            (
-                crate::Error::Output(io(io::ErrorKind::StorageFull)).into(),
-                EXIT_TROUBLE,
-            ),
+            (Invalid("pairs".into()).into(), EXIT_INVALID),
             (anyhow::anyhow!("something else"), EXIT_TROUBLE),
         ];
         for (error, code) in cases {
@@ -318,5 +277,13 @@ mod tests {
         assert_eq!(message(&error), format!("f: {}", os()));
         let error = anyhow::Error::from(os()).context("f: cannot read");
         assert_eq!(message(&error), format!("f: cannot read: {}", os()));
+    }
+
+    #[test]
+    fn a_closed_pipe_is_no_failure() {
+        let pipe = || io::Error::from(io::ErrorKind::BrokenPipe);
+        assert!(is_broken_pipe(&eudify::Error::Output(pipe()).into()));
+        assert!(is_broken_pipe(&anyhow::Error::from(pipe()).context("stdout")));
+        assert!(!is_broken_pipe(&eudify::Error::Output(io::Error::from(io::ErrorKind::StorageFull)).into()));
     }
 }

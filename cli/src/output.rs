@@ -1,7 +1,7 @@
 //! Where a command writes: stdout, or `-o FILE` (replaced only when the run succeeds:
 //! [`FileOutput`]).
 
-use crate::conllu::output::FileOutput;
+use eudify::files::{is_stdin, FileOutput};
 use anyhow::{Context, Result};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -15,7 +15,7 @@ impl Output {
     /// Stdout for `None` or `-`, FILE otherwise.
     pub fn create(path: Option<&Path>) -> Result<Output> {
         match path {
-            Some(path) if !crate::cli::is_stdin(path) => {
+            Some(path) if !is_stdin(path) => {
                 let out = FileOutput::create(path)
                     .with_context(|| format!("{}: cannot write", path.display()))?;
                 Ok(Output::File {

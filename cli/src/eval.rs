@@ -3,9 +3,8 @@
 
 use super::args::EvalArgs;
 use super::output::Output;
-use crate::eval::bootstrap::{self, Comparison, Intervals};
-use crate::eval::by_rule::evaluate_files_by_rule;
-use crate::eval::{evaluate_files, EvalOptions, Metric, Report};
+use eudify::eval::bootstrap::{self, Comparison, Intervals};
+use eudify::eval::{evaluate_files, EvalOptions, Metric, Report};
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -22,7 +21,7 @@ pub fn run(args: EvalArgs) -> Result<u8> {
         .files
         .iter()
         .chain(&args.compare)
-        .filter(|f| super::is_stdin(f))
+        .filter(|f| eudify::files::is_stdin(f))
         .count();
     if stdin_count > 1 {
         if args.files.len() == 2 && args.compare.is_none() {
@@ -127,11 +126,11 @@ pub fn run(args: EvalArgs) -> Result<u8> {
 /// enhanced, their errors against GOLD broken down by rule and by phenomenon.
 fn run_by_rule(args: EvalArgs) -> Result<u8> {
     let (gold, system) = match args.files.as_slice() {
-        [gold] if super::is_stdin(gold) => {
+        [gold] if eudify::files::is_stdin(gold) => {
             bail!("eval --by-rule without SYSTEM reads GOLD twice (its basic trees are enhanced): GOLD cannot be `-`")
         }
         [gold] => (gold, gold),
-        [gold, system] if super::is_stdin(gold) && super::is_stdin(system) => {
+        [gold, system] if eudify::files::is_stdin(gold) && eudify::files::is_stdin(system) => {
             bail!("gold and system cannot both be `-`: stdin is one input")
         }
         [gold, system] => (gold, system),
@@ -145,7 +144,7 @@ fn run_by_rule(args: EvalArgs) -> Result<u8> {
         .as_deref()
         .context("--by-rule needs --lang CODE")?;
     let enhancer = super::load_enhancer(args.rules.as_deref(), lang)?;
-    let result = evaluate_files_by_rule(gold, system, enhancer.engine())?;
+    let result = enhancer.evaluate_by_rule(gold, system)?;
     for runaway in &result.runaways {
         eprintln!("{runaway} (scored with the basic copy)");
     }

@@ -1,22 +1,11 @@
 //! `eudify profiles`: one line per profile with what it annotates.
 
 use super::args::ProfilesArgs;
-use super::rule_source;
-use crate::rules::diagnostic::render_all;
-use crate::rules::profile::list_profiles;
 use anyhow::Result;
 use std::io::{self, Write};
 
 pub fn run(args: ProfilesArgs) -> Result<u8> {
-    let source = rule_source(args.rules.as_deref())?;
-    let profiles = match list_profiles(&source) {
-        Ok(profiles) => profiles,
-        Err((sources, diagnostics)) => {
-            return Err(
-                super::Invalid(render_all(&diagnostics, &sources).trim_end().to_string()).into(),
-            )
-        }
-    };
+    let profiles = eudify::profiles(args.rules.as_deref())?;
     let width = profiles.iter().map(|p| p.name.len()).max().unwrap_or(0);
     let mut out = io::stdout().lock();
     for profile in profiles {

@@ -51,6 +51,11 @@ pub enum Command {
     /// Work with the rule files themselves.
     #[command(subcommand)]
     Rules(RulesCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout, e.g.
+    /// `eudify completions bash > ~/.local/share/bash-completion/completions/eudify`.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) to stdout, e.g. `eudify man > ~/.local/share/man/man1/eudify.1`.
+    Man,
 }
 
 #[derive(Subcommand, Debug)]
@@ -180,4 +185,11 @@ pub struct ProfilesArgs {
     /// Load profiles from this folder instead of the embedded ones.
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
