@@ -13,6 +13,7 @@ use std::cell::RefCell;
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
 
+/// What a run does with a sentence that is not valid CoNLL-U.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum OnError {
     /// Stop at the first invalid sentence with exit code 1.

@@ -9,7 +9,11 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub enum FileOutput {
+/// An output file being written: replaced only by [`FileOutput::finish`], left as it was if the
+/// run fails (the value is dropped first).
+pub struct FileOutput(Target);
+
+enum Target {
     /// A temporary file, renamed to `path` by [`FileOutput::finish`].
     Replace { temp: BufWriter<tempfile::NamedTempFile>, path: PathBuf },
     /// Something other than a regular file (`/dev/null`, a named pipe): written directly.
@@ -26,7 +30,7 @@ impl FileOutput {
         };
         if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
             let file = File::options().write(true).open(path)?;
-            return Ok(FileOutput::Special(BufWriter::with_capacity(1 << 16, file)));
+            return Ok(FileOutput(Target::Special(BufWriter::with_capacity(1 << 16, file))));
         }
         let dir = match path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -39,14 +43,14 @@ impl FileOutput {
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
         // tempfile names its own random path in the error: the OS error alone says enough.
         let temp = builder.tempfile_in(dir).map_err(|e| e.raw_os_error().map_or(e, io::Error::from_raw_os_error))?;
-        Ok(FileOutput::Replace { temp: BufWriter::with_capacity(1 << 16, temp), path: path.to_path_buf() })
+        Ok(FileOutput(Target::Replace { temp: BufWriter::with_capacity(1 << 16, temp), path: path.to_path_buf() }))
     }
 
     /// Flushes, and puts the file in place.
     pub fn finish(self) -> io::Result<()> {
-        match self {
-            FileOutput::Special(mut out) => out.flush(),
-            FileOutput::Replace { temp, path } => {
+        match self.0 {
+            Target::Special(mut out) => out.flush(),
+            Target::Replace { temp, path } => {
                 let temp = temp.into_inner().map_err(|e| e.into_error())?;
                 temp.persist(&path).map(|_| ()).map_err(|e| e.error)
             }
@@ -54,9 +58,9 @@ impl FileOutput {
     }
 
     fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            FileOutput::Replace { temp, .. } => temp,
-            FileOutput::Special(out) => out,
+        match &mut self.0 {
+            Target::Replace { temp, .. } => temp,
+            Target::Special(out) => out,
         }
     }
 }
