@@ -8,8 +8,8 @@ use eudify::{worker_threads, OnError, RunOptions, Summary};
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 pub fn run(args: EnhanceArgs) -> Result<u8> {
     let enhancer = super::load_enhancer(args.rules.as_deref(), &args.lang)?;

@@ -3,9 +3,9 @@
 
 use super::args::EvalArgs;
 use super::output::Output;
+use anyhow::{bail, Context, Result};
 use eudify::eval::bootstrap::{self, Comparison, Intervals};
 use eudify::eval::{evaluate_files, EvalOptions, Metric, Report};
-use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -46,7 +46,11 @@ pub fn run(args: ExplainArgs) -> Result<u8> {
     out.finish()?;
     if shown == 0 {
         if let Some(sent_id) = args.sent_id {
-            return Err(eudify::Error::NoSuchSentence { file: name, sent_id }.into());
+            return Err(eudify::Error::NoSuchSentence {
+                file: name,
+                sent_id,
+            }
+            .into());
         }
     }
     Ok(super::EXIT_SUCCESS)

@@ -30,7 +30,8 @@ pub fn man() -> Result<u8> {
         if let Some(about) = sub.get_about() {
             writeln!(out, "{about}")?;
         }
-        let page = clap_mangen::Man::new(sub.clone());
+        let page =
+            clap_mangen::Man::new(sub.clone().bin_name(format!("eudify {}", sub.get_name())));
         page.render_synopsis_section(&mut out)?;
         page.render_options_section(&mut out)?;
     }

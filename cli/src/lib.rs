@@ -117,7 +117,9 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
             if cause.is::<Invalid>() {
                 Some(true)
             } else {
-                cause.downcast_ref::<std::io::Error>().map(eudify::is_invalid_data)
+                cause
+                    .downcast_ref::<std::io::Error>()
+                    .map(eudify::is_invalid_data)
             }
         }
     });
@@ -283,7 +285,11 @@ mod tests {
     fn a_closed_pipe_is_no_failure() {
         let pipe = || io::Error::from(io::ErrorKind::BrokenPipe);
         assert!(is_broken_pipe(&eudify::Error::Output(pipe()).into()));
-        assert!(is_broken_pipe(&anyhow::Error::from(pipe()).context("stdout")));
-        assert!(!is_broken_pipe(&eudify::Error::Output(io::Error::from(io::ErrorKind::StorageFull)).into()));
+        assert!(is_broken_pipe(
+            &anyhow::Error::from(pipe()).context("stdout")
+        ));
+        assert!(!is_broken_pipe(
+            &eudify::Error::Output(io::Error::from(io::ErrorKind::StorageFull)).into()
+        ));
     }
 }

@@ -1,8 +1,8 @@
 //! Where a command writes: stdout, or `-o FILE` (replaced only when the run succeeds:
 //! [`FileOutput`]).
 
-use eudify::files::{is_stdin, FileOutput};
 use anyhow::{Context, Result};
+use eudify::files::{is_stdin, FileOutput};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 

@@ -1,9 +1,9 @@
 //! `eudify validate`: UD level-2 checks of the enhanced layer.
 
 use super::args::ValidateArgs;
+use anyhow::{bail, Context, Result};
 use eudify::files::{display_name, is_stdin};
 use eudify::text::count;
-use anyhow::{bail, Context, Result};
 use std::io::{self, Write};
 
 pub fn run(args: ValidateArgs) -> Result<u8> {
@@ -15,8 +15,8 @@ pub fn run(args: ValidateArgs) -> Result<u8> {
     let mut stdout = io::stdout().lock();
     for path in &args.files {
         let name = display_name(path);
-        let report =
-            eudify::validate::validate_file(path).with_context(|| format!("{name}: cannot read"))?;
+        let report = eudify::validate::validate_file(path)
+            .with_context(|| format!("{name}: cannot read"))?;
         report.write_to(&mut stderr.lock())?;
         let sentences = count(report.sentences as u64, "sentence");
         if report.is_valid() {

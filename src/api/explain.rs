@@ -95,8 +95,11 @@ impl Enhancer {
                 .iter()
                 .map(|e| EnhancedEdge {
                     dependent: e.dependent.to_string(),
-                    form: (!e.dependent.is_empty_node())
-                        .then(|| sentence.column(sentence.word(e.dependent.word), FORM).to_string()),
+                    form: (!e.dependent.is_empty_node()).then(|| {
+                        sentence
+                            .column(sentence.word(e.dependent.word), FORM)
+                            .to_string()
+                    }),
                     head: e.head.to_string(),
                     label: e.label.clone(),
                     rule: match e.origin {
@@ -192,7 +195,6 @@ pub struct EnhancedEdge {
     /// The rule that added it or last changed its label; `None`: the basic tree's edge, copied.
     pub rule: Option<RuleRef>,
 }
-
 
 impl std::fmt::Display for RuleRef {
     /// `name (file:line)`, as `eudify explain` shows a rule.
@@ -329,5 +331,4 @@ mod tests {
             other => panic!("expected an input error, got {other:?}"),
         }
     }
-
 }

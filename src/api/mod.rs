@@ -18,7 +18,9 @@ mod rules;
 mod run;
 
 pub use explain::{EdgeChange, EnhancedEdge, Explanation, RuleApplication, RuleRef};
-pub use rules::{check_rules, export_rules, profiles, test_examples, ExampleFailure, ExampleReport, Profile};
+pub use rules::{
+    check_rules, export_rules, profiles, test_examples, ExampleFailure, ExampleReport, Profile,
+};
 pub use run::{worker_threads, OnError, RunOptions, Runner, Summary};
 
 use crate::conllu::input;

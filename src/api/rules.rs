@@ -49,7 +49,6 @@ pub fn profiles(rules: Option<&Path>) -> Result<Vec<Profile>, Error> {
         .collect())
 }
 
-
 /// Checks every rule file, lexicon and profile of the embedded rules or of `rules`, and every
 /// profile's rules as loaded: the warnings, rendered, or an [`Error::Rules`] with every error
 /// (each diagnostic once, however many profiles it concerns).
@@ -92,7 +91,11 @@ pub struct ExampleFailure {
 pub fn test_examples(rules: Option<&Path>) -> Result<ExampleReport, Error> {
     let source = rule_source(rules)?;
     let profiles = rules::list_profiles(&source).map_err(|(sources, d)| {
-        Error::Rules(rules::diagnostic::render_all(&d, &sources).trim_end().to_string())
+        Error::Rules(
+            rules::diagnostic::render_all(&d, &sources)
+                .trim_end()
+                .to_string(),
+        )
     })?;
     let mut report = ExampleReport::default();
     // The same example of the same rule with the same expectations and the same outcome under
@@ -175,12 +178,14 @@ mod tests {
         ));
     }
 
-
     #[test]
     fn the_embedded_rules_check_and_their_examples_pass() {
         check_rules(None).unwrap();
         let report = test_examples(None).unwrap();
-        assert!(report.passed > 100 && report.failures.is_empty(), "{report:?}");
+        assert!(
+            report.passed > 100 && report.failures.is_empty(),
+            "{report:?}"
+        );
     }
 
     #[test]

@@ -106,16 +106,22 @@ mod tests {
             .enhance("a", SENTENCE.as_bytes(), &mut out, &mut |n| notices.push(n))
             .unwrap();
         let second = runner
-            .enhance("b", format!("{SENTENCE}{bad}").as_bytes(), &mut out, &mut |n| {
-                notices.push(n)
-            })
+            .enhance(
+                "b",
+                format!("{SENTENCE}{bad}").as_bytes(),
+                &mut out,
+                &mut |n| notices.push(n),
+            )
             .unwrap();
         assert_eq!((first.sentences, second.sentences), (1, 2));
         assert_eq!(second.copied_invalid, 1);
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert!(notices[0].starts_with("b:3: "), "{notices:?}");
         let text = String::from_utf8(out).unwrap();
-        assert!(text.ends_with(bad) && text.matches("0:root").count() == 2, "{text}");
+        assert!(
+            text.ends_with(bad) && text.matches("0:root").count() == 2,
+            "{text}"
+        );
     }
 
     #[test]

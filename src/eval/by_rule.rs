@@ -104,7 +104,12 @@ impl RuleRow {
     pub fn wrong_by_phenomenon(&self) -> Vec<(Phenomenon, u64)> {
         Phenomenon::ALL
             .iter()
-            .map(|&p| (p, self.wrong.iter().filter(|e| e.phenomenon == p).count() as u64))
+            .map(|&p| {
+                (
+                    p,
+                    self.wrong.iter().filter(|e| e.phenomenon == p).count() as u64,
+                )
+            })
             .filter(|&(_, n)| n > 0)
             .collect()
     }
@@ -137,10 +142,20 @@ pub struct ByRule {
 
 /// [`evaluate_by_rule`] on files: either may be `-` (stdin, not both) or gzip-compressed, and
 /// `system` may be `gold` itself (its basic trees enhanced, its DEPS the gold).
-pub fn evaluate_files_by_rule(gold: &Path, system: &Path, enhancer: &Enhancer) -> Result<ByRule, EvalError> {
+pub fn evaluate_files_by_rule(
+    gold: &Path,
+    system: &Path,
+    enhancer: &Enhancer,
+) -> Result<ByRule, EvalError> {
     let (gold_name, gold_reader) = super::open_named(gold)?;
     let (system_name, system_reader) = super::open_named(system)?;
-    evaluate_by_rule(&gold_name, gold_reader, &system_name, system_reader, enhancer)
+    evaluate_by_rule(
+        &gold_name,
+        gold_reader,
+        &system_name,
+        system_reader,
+        enhancer,
+    )
 }
 
 /// Enhances the basic trees of `system` (`system_name` in messages) with `enhancer` and breaks
@@ -165,17 +180,30 @@ pub fn evaluate_by_rule(
         shared: Rc::clone(&shared),
     };
     let mut tally = Tally::new(enhancer);
-    let result = evaluate_chunks(gold_name, gold, system_name, reader, &EvalOptions::default(), &mut |g, s| {
-        let mut shared = shared.borrow_mut();
-        tally.add_chunk(g, s, &mut shared.produced);
-    });
+    let result = evaluate_chunks(
+        gold_name,
+        gold,
+        system_name,
+        reader,
+        &EvalOptions::default(),
+        &mut |g, s| {
+            let mut shared = shared.borrow_mut();
+            tally.add_chunk(g, s, &mut shared.produced);
+        },
+    );
     let mut shared = shared.borrow_mut();
     // An input error of the system side is reported as its own, not as a read error.
     if let Some(error) = shared.error.take() {
         return Err(error);
     }
     let report = result?;
-    Ok(tally.finish(report, enhancer, gold_name, system_name, std::mem::take(&mut shared.runaways)))
+    Ok(tally.finish(
+        report,
+        enhancer,
+        gold_name,
+        system_name,
+        std::mem::take(&mut shared.runaways),
+    ))
 }
 
 /// An enhanced edge the rules made, or one a rule removed, in the system input's numbering.
@@ -224,7 +252,11 @@ impl<R: BufRead> EnhancingReader<'_, R> {
         let sentence = match Sentence::parse_ignoring_deps(std::mem::take(&mut self.block)) {
             Ok(sentence) => sentence,
             Err(e) => {
-                let error = EvalError::Parse { file: self.name.clone(), line: e.1.line, message: e.1.message };
+                let error = EvalError::Parse {
+                    file: self.name.clone(),
+                    line: e.1.line,
+                    message: e.1.message,
+                };
                 let text = error.to_string();
                 self.shared.borrow_mut().error = Some(error);
                 return Err(io::Error::other(text));
@@ -239,35 +271,61 @@ impl<R: BufRead> EnhancingReader<'_, R> {
         let edges = trace
             .edges
             .into_iter()
-            .map(|e| SystemEdge { line: line_of(e.dependent), dependent: e.dependent, head: e.head, label: e.label, origin: e.origin })
+            .map(|e| SystemEdge {
+                line: line_of(e.dependent),
+                dependent: e.dependent,
+                head: e.head,
+                label: e.label,
+                origin: e.origin,
+            })
             .collect();
         let mut removed = Vec::new();
         let mut shared = self.shared.borrow_mut();
         match &trace.runaway {
             // Scored with the basic copy, which no rule removed from.
             Some(runaway) => {
-                let id = sentence.comment("sent_id").map_or(String::new(), |id| format!("sentence {id}: "));
-                shared.runaways.push(format!("{}:{}: {id}{runaway}", self.name, sentence.first_line));
+                let id = sentence
+                    .comment("sent_id")
+                    .map_or(String::new(), |id| format!("sentence {id}: "));
+                shared.runaways.push(format!(
+                    "{}:{}: {id}{runaway}",
+                    self.name, sentence.first_line
+                ));
             }
             None => {
                 for application in &trace.applications {
                     let origin = Origin::Rule(application.rule);
                     let gone = application.removed.iter().map(|e| (e, e.label.clone()));
-                    let relabelled = application.relabelled.iter().map(|(e, old)| (e, old.clone()));
+                    let relabelled = application
+                        .relabelled
+                        .iter()
+                        .map(|(e, old)| (e, old.clone()));
                     for (e, label) in gone.chain(relabelled) {
-                        removed.push(SystemEdge { dependent: e.dependent, head: e.head, label, origin, line: line_of(e.dependent) });
+                        removed.push(SystemEdge {
+                            dependent: e.dependent,
+                            head: e.head,
+                            label,
+                            origin,
+                            line: line_of(e.dependent),
+                        });
                     }
                 }
             }
         }
-        shared.produced.push_back(Produced { sent_id: sentence.comment("sent_id").map(str::to_string), edges, removed });
+        shared.produced.push_back(Produced {
+            sent_id: sentence.comment("sent_id").map(str::to_string),
+            edges,
+            removed,
+        });
         Ok(())
     }
 }
 
 /// Blank lines and nothing else (a byte-order mark aside), as the scorer skips them.
 fn is_blank(bytes: &[u8]) -> bool {
-    let content = bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(bytes);
+    let content = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
     content.iter().all(|b| matches!(b, b'\n' | b'\r'))
 }
 
@@ -346,9 +404,16 @@ impl Tally {
 
     /// Matches the system edges of an aligned chunk with its gold edges; `produced` holds the
     /// chunk's system sentences first.
-    fn add_chunk<G, S>(&mut self, gold: &Side<G>, system: &Side<S>, produced: &mut VecDeque<Produced>) {
+    fn add_chunk<G, S>(
+        &mut self,
+        gold: &Side<G>,
+        system: &Side<S>,
+        produced: &mut VecDeque<Produced>,
+    ) {
         let direct = one_to_one(gold, system);
-        let trees: Vec<BasicTree> = (0..gold.chunk_sentences() as u32).map(|gs| BasicTree::new(gold.sentence(gs))).collect();
+        let trees: Vec<BasicTree> = (0..gold.chunk_sentences() as u32)
+            .map(|gs| BasicTree::new(gold.sentence(gs)))
+            .collect();
         // Gold edges: how many times each occurs, and how many of those the system matched.
         let mut gold_edges: FxHashMap<Key, (u32, u32)> = FxHashMap::default();
         let mut gold_pairs: FxHashMap<(u32, NodeId, NodeId), Vec<&str>> = FxHashMap::default();
@@ -357,23 +422,37 @@ impl Tally {
             for token in sentence.tokens_in_order() {
                 for (head, label) in sentence.deps(token) {
                     gold_edges.entry((gs, token.id, head, label)).or_default().0 += 1;
-                    gold_pairs.entry((gs, token.id, head)).or_default().push(label);
+                    gold_pairs
+                        .entry((gs, token.id, head))
+                        .or_default()
+                        .push(label);
                 }
             }
         }
-        let map = |si: u32, dependent: NodeId, head: NodeId| map_edge(gold, system, direct, si, dependent, head);
-        let chunk: Vec<Produced> = produced.drain(..system.chunk_sentences().min(produced.len())).collect();
+        let map = |si: u32, dependent: NodeId, head: NodeId| {
+            map_edge(gold, system, direct, si, dependent, head)
+        };
+        let chunk: Vec<Produced> = produced
+            .drain(..system.chunk_sentences().min(produced.len()))
+            .collect();
         let mut system_pairs: FxHashMap<(u32, NodeId, NodeId), Vec<&str>> = FxHashMap::default();
         let mut removals: FxHashMap<Key, usize> = FxHashMap::default();
         for (si, sentence) in chunk.iter().enumerate() {
-            let sent_id = sentence_name(sentence.sent_id.as_deref(), self.system_sentences + si as u64);
+            let sent_id = sentence_name(
+                sentence.sent_id.as_deref(),
+                self.system_sentences + si as u64,
+            );
             for edge in &sentence.edges {
                 let row = &mut self.rows[row_of(edge.origin)];
                 row.produced += 1;
                 let mapped = map(si as u32, edge.dependent, edge.head);
                 if let Some((gs, d, h)) = mapped {
-                    system_pairs.entry((gs, d, h)).or_default().push(&edge.label);
-                    if let Some((count, matched)) = gold_edges.get_mut(&(gs, d, h, &edge.label[..])) {
+                    system_pairs
+                        .entry((gs, d, h))
+                        .or_default()
+                        .push(&edge.label);
+                    if let Some((count, matched)) = gold_edges.get_mut(&(gs, d, h, &edge.label[..]))
+                    {
                         if matched < count {
                             *matched += 1;
                             row.correct += 1;
@@ -383,12 +462,16 @@ impl Tally {
                 }
                 let phenomenon = match mapped {
                     Some((gs, d, h)) => trees[gs as usize].classify_edge(d, h, &edge.label),
-                    None if edge.dependent.is_empty_node() || edge.head.is_empty_node() => Phenomenon::EmptyNode,
+                    None if edge.dependent.is_empty_node() || edge.head.is_empty_node() => {
+                        Phenomenon::EmptyNode
+                    }
                     None => Phenomenon::Other,
                 };
                 let gold_labels = mapped
                     .and_then(|(gs, d, h)| gold_pairs.get(&(gs, d, h)))
-                    .map_or_else(Vec::new, |labels| labels.iter().map(|l| l.to_string()).collect());
+                    .map_or_else(Vec::new, |labels| {
+                        labels.iter().map(|l| l.to_string()).collect()
+                    });
                 row.wrong.push(WrongEdge {
                     sent_id: sent_id.clone(),
                     line: edge.line,
@@ -400,7 +483,9 @@ impl Tally {
                 });
             }
             for edge in &sentence.removed {
-                if let (Some((gs, d, h)), Origin::Rule(r)) = (map(si as u32, edge.dependent, edge.head), edge.origin) {
+                if let (Some((gs, d, h)), Origin::Rule(r)) =
+                    (map(si as u32, edge.dependent, edge.head), edge.origin)
+                {
                     // The last removal wins: an edge removed, added back and removed again.
                     removals.insert((gs, d, h, &edge.label[..]), r as usize);
                 }
@@ -408,12 +493,15 @@ impl Tally {
         }
         for gs in 0..gold.chunk_sentences() as u32 {
             let sentence = gold.sentence(gs);
-            let sent_id = sentence_name(sentence.comment("sent_id"), self.gold_sentences + gs as u64);
+            let sent_id =
+                sentence_name(sentence.comment("sent_id"), self.gold_sentences + gs as u64);
             for token in sentence.tokens_in_order() {
                 for (head, label) in sentence.deps(token) {
                     let phenomenon = trees[gs as usize].classify_edge(token.id, head, label);
                     self.gold[phenomenon as usize] += 1;
-                    let (_, matched) = gold_edges.get_mut(&(gs, token.id, head, label)).expect("every gold edge is counted");
+                    let (_, matched) = gold_edges
+                        .get_mut(&(gs, token.id, head, label))
+                        .expect("every gold edge is counted");
                     if *matched > 0 {
                         *matched -= 1;
                         continue;
@@ -424,7 +512,9 @@ impl Tally {
                     }
                     let system_labels = system_pairs
                         .get(&(gs, token.id, head))
-                        .map_or_else(Vec::new, |labels| labels.iter().map(|l| l.to_string()).collect());
+                        .map_or_else(Vec::new, |labels| {
+                            labels.iter().map(|l| l.to_string()).collect()
+                        });
                     self.missing.push(MissingEdge {
                         sent_id: sent_id.clone(),
                         line: sentence.line_of(token),
@@ -442,7 +532,14 @@ impl Tally {
         self.system_sentences += system.chunk_sentences() as u64;
     }
 
-    fn finish(self, report: Report, enhancer: &Enhancer, gold_name: &str, system_name: &str, runaways: Vec<String>) -> ByRule {
+    fn finish(
+        self,
+        report: Report,
+        enhancer: &Enhancer,
+        gold_name: &str,
+        system_name: &str,
+        runaways: Vec<String>,
+    ) -> ByRule {
         let info = |r: usize| {
             let rule = &enhancer.rules[r].rule;
             RuleInfo {
@@ -458,27 +555,57 @@ impl Tally {
             .filter(|(_, row)| row.produced > 0 || row.removed > 0)
             .map(|(i, row)| {
                 let rule = i.checked_sub(1).map(info);
-                (i, RuleRow { rule, produced: row.produced, correct: row.correct, wrong: row.wrong, removed: row.removed })
+                (
+                    i,
+                    RuleRow {
+                        rule,
+                        produced: row.produced,
+                        correct: row.correct,
+                        wrong: row.wrong,
+                        removed: row.removed,
+                    },
+                )
             })
             .collect();
         rules.sort_by(|(_, a), (_, b)| {
-            b.errors().cmp(&a.errors()).then(b.produced.cmp(&a.produced)).then_with(|| a.name().cmp(b.name()))
+            b.errors()
+                .cmp(&a.errors())
+                .then(b.produced.cmp(&a.produced))
+                .then_with(|| a.name().cmp(b.name()))
         });
         // Missing edges name their remover by its place in the sorted rows.
-        let row_index: FxHashMap<usize, usize> = rules.iter().enumerate().map(|(place, (i, _))| (*i, place)).collect();
+        let row_index: FxHashMap<usize, usize> = rules
+            .iter()
+            .enumerate()
+            .map(|(place, (i, _))| (*i, place))
+            .collect();
         let rules: Vec<RuleRow> = rules.into_iter().map(|(_, row)| row).collect();
         let mut missing: Vec<MissingRow> = Phenomenon::ALL
             .iter()
             .filter(|&&p| self.gold[p as usize] > 0)
-            .map(|&phenomenon| MissingRow { phenomenon, gold: self.gold[phenomenon as usize], missing: Vec::new() })
+            .map(|&phenomenon| MissingRow {
+                phenomenon,
+                gold: self.gold[phenomenon as usize],
+                missing: Vec::new(),
+            })
             .collect();
         for mut edge in self.missing {
-            edge.removed_by = edge.removed_by.and_then(|r| row_index.get(&(r + 1)).copied());
-            if let Some(row) = missing.iter_mut().find(|row| row.phenomenon == edge.phenomenon) {
+            edge.removed_by = edge
+                .removed_by
+                .and_then(|r| row_index.get(&(r + 1)).copied());
+            if let Some(row) = missing
+                .iter_mut()
+                .find(|row| row.phenomenon == edge.phenomenon)
+            {
                 row.missing.push(edge);
             }
         }
-        missing.sort_by(|a, b| b.missing.len().cmp(&a.missing.len()).then(a.phenomenon.cmp(&b.phenomenon)));
+        missing.sort_by(|a, b| {
+            b.missing
+                .len()
+                .cmp(&a.missing.len())
+                .then(a.phenomenon.cmp(&b.phenomenon))
+        });
         ByRule {
             report,
             profile: enhancer.profile.clone(),
@@ -499,7 +626,14 @@ fn sentence_name(sent_id: Option<&str>, index: u64) -> String {
 /// System sentence `si`'s edge `head → dependent` in the numbering of a gold sentence of the
 /// chunk: `(gold sentence, dependent, head)`, or `None` when it has no counterpart there (an
 /// unaligned word or an empty node at either end, or a head in another gold sentence).
-fn map_edge<G, S>(gold: &Side<G>, system: &Side<S>, direct: bool, si: u32, dependent: NodeId, head: NodeId) -> Option<(u32, NodeId, NodeId)> {
+fn map_edge<G, S>(
+    gold: &Side<G>,
+    system: &Side<S>,
+    direct: bool,
+    si: u32,
+    dependent: NodeId,
+    head: NodeId,
+) -> Option<(u32, NodeId, NodeId)> {
     if direct {
         return Some((0, dependent, head));
     }
@@ -607,13 +741,28 @@ impl fmt::Display for ByRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use super::Metric;
         let elas = self.report.score(Metric::Elas);
-        let (edges_gold, edges_made) = (self.missing.iter().map(|r| r.gold).sum::<u64>(), self.rules.iter().map(|r| r.produced).sum::<u64>());
+        let (edges_gold, edges_made) = (
+            self.missing.iter().map(|r| r.gold).sum::<u64>(),
+            self.rules.iter().map(|r| r.produced).sum::<u64>(),
+        );
         let edges_wrong = self.rules.iter().map(|r| r.wrong.len() as u64).sum::<u64>();
-        let edges_missing = self.missing.iter().map(|r| r.missing.len() as u64).sum::<u64>();
+        let edges_missing = self
+            .missing
+            .iter()
+            .map(|r| r.missing.len() as u64)
+            .sum::<u64>();
         if self.system_name == self.gold_name {
-            writeln!(f, "Profile {} on the basic trees of {}, against its DEPS", self.profile, self.gold_name)?;
+            writeln!(
+                f,
+                "Profile {} on the basic trees of {}, against its DEPS",
+                self.profile, self.gold_name
+            )?;
         } else {
-            writeln!(f, "Profile {} on the basic trees of {}, against {}", self.profile, self.system_name, self.gold_name)?;
+            writeln!(
+                f,
+                "Profile {} on the basic trees of {}, against {}",
+                self.profile, self.system_name, self.gold_name
+            )?;
         }
         writeln!(
             f,
@@ -637,14 +786,21 @@ impl fmt::Display for ByRule {
         }
         writeln!(f)?;
         writeln!(f, "Rules by errors (wrong: made, not in gold; removed: a gold edge it removed or relabelled away)")?;
-        writeln!(f, "{:>7} {:>7} {:>7} {:>8} {:>7}  {:<32} where", "errors", "wrong", "removed", "made", "prec%", "rule")?;
+        writeln!(
+            f,
+            "{:>7} {:>7} {:>7} {:>8} {:>7}  {:<32} where",
+            "errors", "wrong", "removed", "made", "prec%", "rule"
+        )?;
         let mut clean = (0, 0);
         for row in &self.rules {
             if row.errors() == 0 {
                 clean = (clean.0 + 1, clean.1 + row.produced);
                 continue;
             }
-            let place = row.rule.as_ref().map_or(String::new(), |r| format!("{} ({})", r.location, r.phase));
+            let place = row
+                .rule
+                .as_ref()
+                .map_or(String::new(), |r| format!("{} ({})", r.location, r.phase));
             writeln!(
                 f,
                 "{:>7} {:>7} {:>7} {:>8} {:>7}  {:<32} {place}",
@@ -657,13 +813,29 @@ impl fmt::Display for ByRule {
             )?;
         }
         if clean.0 > 0 {
-            writeln!(f, "({} more made {} edges, none wrong)", crate::text::count(clean.0, "rule"), thousands(clean.1))?;
+            writeln!(
+                f,
+                "({} more made {} edges, none wrong)",
+                crate::text::count(clean.0, "rule"),
+                thousands(clean.1)
+            )?;
         }
         writeln!(f)?;
-        writeln!(f, "Missing gold edges by phenomenon (in gold, not in the output)")?;
-        writeln!(f, "{:>7} {:>8} {:>7}  {:<20} removed by a rule", "missing", "gold", "recall%", "phenomenon")?;
+        writeln!(
+            f,
+            "Missing gold edges by phenomenon (in gold, not in the output)"
+        )?;
+        writeln!(
+            f,
+            "{:>7} {:>8} {:>7}  {:<20} removed by a rule",
+            "missing", "gold", "recall%", "phenomenon"
+        )?;
         for row in &self.missing {
-            let removed = row.missing.iter().filter(|e| e.removed_by.is_some()).count() as u64;
+            let removed = row
+                .missing
+                .iter()
+                .filter(|e| e.removed_by.is_some())
+                .count() as u64;
             writeln!(
                 f,
                 "{:>7} {:>8} {:>7}  {:<20} {}",
@@ -677,11 +849,29 @@ impl fmt::Display for ByRule {
         // Examples: FILE:LINE first, so that an editor can jump there.
         for row in self.rules.iter().filter(|r| r.errors() > 0) {
             writeln!(f)?;
-            let classes: Vec<String> = row.wrong_by_phenomenon().iter().map(|(p, n)| format!("{} {}", p.code(), thousands(*n))).collect();
-            let classes = if classes.is_empty() { String::new() } else { format!(" ({})", classes.join(", ")) };
-            writeln!(f, "{}: {} wrong{classes}, {} removed", row.name(), thousands(row.wrong.len() as u64), thousands(row.removed))?;
+            let classes: Vec<String> = row
+                .wrong_by_phenomenon()
+                .iter()
+                .map(|(p, n)| format!("{} {}", p.code(), thousands(*n)))
+                .collect();
+            let classes = if classes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", classes.join(", "))
+            };
+            writeln!(
+                f,
+                "{}: {} wrong{classes}, {} removed",
+                row.name(),
+                thousands(row.wrong.len() as u64),
+                thousands(row.removed)
+            )?;
             for e in row.wrong.iter().take(TEXT_EXAMPLES) {
-                let gold = if e.gold_labels.is_empty() { String::new() } else { format!("; gold: {}", e.gold_labels.join(", ")) };
+                let gold = if e.gold_labels.is_empty() {
+                    String::new()
+                } else {
+                    format!("; gold: {}", e.gold_labels.join(", "))
+                };
                 writeln!(
                     f,
                     "  {}:{}: {} wrong {} [{}]{gold}",
@@ -693,14 +883,24 @@ impl fmt::Display for ByRule {
                 )?;
             }
             let index = self.rules.iter().position(|r| std::ptr::eq(r, row));
-            let removed = self.missing.iter().flat_map(|r| &r.missing).filter(|e| e.removed_by.is_some() && e.removed_by == index);
+            let removed = self
+                .missing
+                .iter()
+                .flat_map(|r| &r.missing)
+                .filter(|e| e.removed_by.is_some() && e.removed_by == index);
             for e in removed.take(TEXT_EXAMPLES) {
                 self.write_missing(f, e, "removed")?;
             }
         }
         for row in self.missing.iter().filter(|r| !r.missing.is_empty()) {
             writeln!(f)?;
-            writeln!(f, "missing {} {}: {}", row.phenomenon.code(), row.phenomenon.name(), thousands(row.missing.len() as u64))?;
+            writeln!(
+                f,
+                "missing {} {}: {}",
+                row.phenomenon.code(),
+                row.phenomenon.name(),
+                thousands(row.missing.len() as u64)
+            )?;
             for e in row.missing.iter().take(TEXT_EXAMPLES) {
                 self.write_missing(f, e, "missing")?;
             }
@@ -710,9 +910,17 @@ impl fmt::Display for ByRule {
 }
 
 impl ByRule {
-    fn write_missing(&self, f: &mut fmt::Formatter<'_>, e: &MissingEdge, what: &str) -> fmt::Result {
-        let system =
-            if e.system_labels.is_empty() { String::new() } else { format!("; output: {}", e.system_labels.join(", ")) };
+    fn write_missing(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        e: &MissingEdge,
+        what: &str,
+    ) -> fmt::Result {
+        let system = if e.system_labels.is_empty() {
+            String::new()
+        } else {
+            format!("; output: {}", e.system_labels.join(", "))
+        };
         let by = match e.removed_by {
             Some(i) if what != "removed" => format!("; removed by {}", self.rules[i].name()),
             _ => String::new(),
@@ -735,25 +943,46 @@ mod tests {
     use crate::rules::{load_ruleset, RuleSource};
 
     fn enhancer(profile: &str) -> Enhancer {
-        let rules = load_ruleset(&RuleSource::embedded(), profile).unwrap_or_else(|e| panic!("{}", e.render()));
+        let rules = load_ruleset(&RuleSource::embedded(), profile)
+            .unwrap_or_else(|e| panic!("{}", e.render()));
         Enhancer::new(&rules)
     }
 
     fn by_rule(gold: &str, system: &str) -> ByRule {
-        evaluate_by_rule("gold", gold.as_bytes(), "system", system.as_bytes(), &enhancer("en"))
-            .unwrap_or_else(|e| panic!("{e}"))
+        evaluate_by_rule(
+            "gold",
+            gold.as_bytes(),
+            "system",
+            system.as_bytes(),
+            &enhancer("en"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn row<'a>(result: &'a ByRule, name: &str) -> &'a RuleRow {
-        result.rules.iter().find(|r| r.name() == name).unwrap_or_else(|| panic!("no row {name}: {:?}", result.rules))
+        result
+            .rules
+            .iter()
+            .find(|r| r.name() == name)
+            .unwrap_or_else(|| panic!("no row {name}: {:?}", result.rules))
     }
 
-    fn missing(result: &ByRule, phenomenon: Phenomenon) -> Vec<(String, String, &str, Option<&str>)> {
+    fn missing(
+        result: &ByRule,
+        phenomenon: Phenomenon,
+    ) -> Vec<(String, String, &str, Option<&str>)> {
         let row = result.missing.iter().find(|r| r.phenomenon == phenomenon);
         row.map_or_else(Vec::new, |row| {
             row.missing
                 .iter()
-                .map(|e| (e.dependent.to_string(), e.head.to_string(), &e.label[..], e.removed_by.map(|i| result.rules[i].name())))
+                .map(|e| {
+                    (
+                        e.dependent.to_string(),
+                        e.head.to_string(),
+                        &e.label[..],
+                        e.removed_by.map(|i| result.rules[i].name()),
+                    )
+                })
                 .collect()
         })
     }
@@ -776,30 +1005,71 @@ mod tests {
         assert_eq!((case.produced, case.correct, case.removed), (1, 0, 1));
         let wrong = &case.wrong[0];
         assert_eq!(
-            (wrong.sent_id.as_str(), wrong.line, wrong.dependent.to_string(), wrong.head.to_string(), wrong.label.as_str()),
+            (
+                wrong.sent_id.as_str(),
+                wrong.line,
+                wrong.dependent.to_string(),
+                wrong.head.to_string(),
+                wrong.label.as_str()
+            ),
             ("s1", 7, "6".to_string(), "4".to_string(), "obl:in")
         );
-        assert_eq!((wrong.phenomenon, &wrong.gold_labels[..]), (Phenomenon::CaseLabel, &["obl".to_string()][..]));
+        assert_eq!(
+            (wrong.phenomenon, &wrong.gold_labels[..]),
+            (Phenomenon::CaseLabel, &["obl".to_string()][..])
+        );
         // Right edges count as correct for the rule that made them, the basic copy included.
         for (name, made) in [("shared_subject", 1), ("conj_label", 1), ("basic", 4)] {
             let r = row(&result, name);
-            assert_eq!((r.produced, r.correct, r.wrong.len(), r.removed), (made, made, 0, 0), "{name}");
+            assert_eq!(
+                (r.produced, r.correct, r.wrong.len(), r.removed),
+                (made, made, 0, 0),
+                "{name}"
+            );
         }
         assert_eq!(result.rules[0].name(), "case_label", "most errors first");
         // The gold edges no rule made, by phenomenon; the one removed names its remover.
-        assert_eq!(missing(&result, Phenomenon::Basic), [("6".to_string(), "4".to_string(), "obl", Some("case_label"))]);
-        assert_eq!(missing(&result, Phenomenon::SharedDependent), [("6".to_string(), "2".to_string(), "obl", None)]);
-        let shared = &result.missing.iter().find(|r| r.phenomenon == Phenomenon::SharedDependent).unwrap();
-        assert_eq!((shared.gold, shared.missing[0].line, &shared.missing[0].system_labels[..]), (2, 7, &[][..]));
-        let basic = &result.missing.iter().find(|r| r.phenomenon == Phenomenon::Basic).unwrap().missing[0];
+        assert_eq!(
+            missing(&result, Phenomenon::Basic),
+            [("6".to_string(), "4".to_string(), "obl", Some("case_label"))]
+        );
+        assert_eq!(
+            missing(&result, Phenomenon::SharedDependent),
+            [("6".to_string(), "2".to_string(), "obl", None)]
+        );
+        let shared = &result
+            .missing
+            .iter()
+            .find(|r| r.phenomenon == Phenomenon::SharedDependent)
+            .unwrap();
+        assert_eq!(
+            (
+                shared.gold,
+                shared.missing[0].line,
+                &shared.missing[0].system_labels[..]
+            ),
+            (2, 7, &[][..])
+        );
+        let basic = &result
+            .missing
+            .iter()
+            .find(|r| r.phenomenon == Phenomenon::Basic)
+            .unwrap()
+            .missing[0];
         assert_eq!(basic.system_labels, ["obl:in"]);
         assert_eq!(result.report.elas.f1(), 2.0 * 6.0 / (8.0 + 7.0) * 100.0);
         // Both renderings say the same.
         let json = result.to_json();
         assert_eq!(json["by_rule"]["rules"][0]["rule"], "case_label");
-        assert_eq!(json["by_rule"]["rules"][0]["wrong"][0]["gold_labels"], json!(["obl"]));
+        assert_eq!(
+            json["by_rule"]["rules"][0]["wrong"][0]["gold_labels"],
+            json!(["obl"])
+        );
         let text = result.to_string();
-        assert!(text.contains("system:7: s1 wrong 6 4:obl:in [C]; gold: obl"), "{text}");
+        assert!(
+            text.contains("system:7: s1 wrong 6 4:obl:in [C]; gold: obl"),
+            "{text}"
+        );
         assert!(text.contains("gold:7: s1 missing 6 2:obl [S]"), "{text}");
     }
 
@@ -820,11 +1090,26 @@ mod tests {
         // In the system's numbering; its head is in the other gold sentence: no phenomenon.
         let wrong = &basic.wrong[0];
         assert_eq!(
-            (wrong.sent_id.as_str(), wrong.line, wrong.dependent.to_string(), wrong.head.to_string(), wrong.phenomenon),
-            ("joined", 5, "4".to_string(), "2".to_string(), Phenomenon::Other)
+            (
+                wrong.sent_id.as_str(),
+                wrong.line,
+                wrong.dependent.to_string(),
+                wrong.head.to_string(),
+                wrong.phenomenon
+            ),
+            (
+                "joined",
+                5,
+                "4".to_string(),
+                "2".to_string(),
+                Phenomenon::Other
+            )
         );
         // In gold's numbering.
-        assert_eq!(missing(&result, Phenomenon::Basic), [("2".to_string(), "0".to_string(), "root", None)]);
+        assert_eq!(
+            missing(&result, Phenomenon::Basic),
+            [("2".to_string(), "0".to_string(), "root", None)]
+        );
         let edge = &result.missing[0].missing[0];
         assert_eq!((edge.sent_id.as_str(), edge.line), ("g2", 7));
     }
@@ -832,8 +1117,16 @@ mod tests {
     #[test]
     fn invalid_system_input_is_reported_as_its_own_error() {
         let system = GOLD.replace("\t0\troot\t", "\t9\troot\t");
-        match evaluate_by_rule("gold", GOLD.as_bytes(), "system", system.as_bytes(), &enhancer("en")) {
-            Err(EvalError::Parse { file, line, .. }) => assert_eq!((file.as_str(), line), ("system", 3)),
+        match evaluate_by_rule(
+            "gold",
+            GOLD.as_bytes(),
+            "system",
+            system.as_bytes(),
+            &enhancer("en"),
+        ) {
+            Err(EvalError::Parse { file, line, .. }) => {
+                assert_eq!((file.as_str(), line), ("system", 3))
+            }
             other => panic!("expected a parse error, got {other:?}"),
         }
     }
