@@ -34,7 +34,7 @@ macro_rules! internal_modules {
     )*};
 }
 
-internal_modules! { text ud conllu graph rules engine pipeline }
+internal_modules! { text ud conllu graph rules engine pipeline by_rule }
 
 mod api;
 mod cli;

@@ -1,10 +1,14 @@
 //! `eudify eval --by-rule`: which rule made each wrong enhanced edge, and which gold edges no
 //! rule made, by phenomenon — the diagnostic the accuracy work lives on.
 //!
+//! It sits above both the engine and eval, which know nothing of each other: it runs the rules
+//! and hands the output to the scorer as the system file, then reads each aligned chunk the
+//! scorer passes back ([`AlignedChunk`]).
+//!
 //! The system input's basic trees are enhanced here, with each output edge's origin (the rule
 //! that added it or last changed its label, or the basic copy) and each rule application's
 //! removals ([`Enhancer::trace`]). The enhanced text is then scored against gold as `eval` does,
-//! on any tokenization (`eval/align.rs`), and per chunk of aligned sentences each system edge
+//! on any tokenization (`src/eval/align.rs`), and per chunk of aligned sentences each system edge
 //! is matched with the gold edges: one that matches none is *wrong* and counts against its
 //! origin; a gold edge that no system edge matches is *missing*, counted under its phenomenon
 //! ([`Phenomenon`], classified against the gold tree as `--phenomena` does) and against the
@@ -15,16 +19,18 @@
 //! carried into gold's numbering through the alignment, and an edge with an empty node or an
 //! unaligned word at either end matches nothing.
 
-use super::align::{Side, UNALIGNED};
-use super::phenomena::{BasicTree, Phenomenon};
-use super::{evaluate_chunks, one_to_one, EvalError, EvalOptions, Report};
 use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
 use crate::engine::Enhancer;
+use crate::eval::phenomena::BasicTree;
+use crate::eval::{
+    evaluate_chunks, open_named, AlignedChunk, EvalError, EvalOptions, Metric, Phenomenon, Report,
+};
 use crate::graph::Origin;
 use crate::text::thousands;
 use rustc_hash::FxHashMap;
-use serde_json::{json, Value};
+use serde::{Serialize, Serializer};
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, Read};
@@ -104,7 +110,12 @@ impl RuleRow {
     pub fn wrong_by_phenomenon(&self) -> Vec<(Phenomenon, u64)> {
         Phenomenon::ALL
             .iter()
-            .map(|&p| (p, self.wrong.iter().filter(|e| e.phenomenon == p).count() as u64))
+            .map(|&p| {
+                (
+                    p,
+                    self.wrong.iter().filter(|e| e.phenomenon == p).count() as u64,
+                )
+            })
             .filter(|&(_, n)| n > 0)
             .collect()
     }
@@ -137,10 +148,20 @@ pub struct ByRule {
 
 /// [`evaluate_by_rule`] on files: either may be `-` (stdin, not both) or gzip-compressed, and
 /// `system` may be `gold` itself (its basic trees enhanced, its DEPS the gold).
-pub fn evaluate_files_by_rule(gold: &Path, system: &Path, enhancer: &Enhancer) -> Result<ByRule, EvalError> {
-    let (gold_name, gold_reader) = super::open_named(gold)?;
-    let (system_name, system_reader) = super::open_named(system)?;
-    evaluate_by_rule(&gold_name, gold_reader, &system_name, system_reader, enhancer)
+pub fn evaluate_files_by_rule(
+    gold: &Path,
+    system: &Path,
+    enhancer: &Enhancer,
+) -> Result<ByRule, EvalError> {
+    let (gold_name, gold_reader) = open_named(gold)?;
+    let (system_name, system_reader) = open_named(system)?;
+    evaluate_by_rule(
+        &gold_name,
+        gold_reader,
+        &system_name,
+        system_reader,
+        enhancer,
+    )
 }
 
 /// Enhances the basic trees of `system` (`system_name` in messages) with `enhancer` and breaks
@@ -165,17 +186,30 @@ pub fn evaluate_by_rule(
         shared: Rc::clone(&shared),
     };
     let mut tally = Tally::new(enhancer);
-    let result = evaluate_chunks(gold_name, gold, system_name, reader, &EvalOptions::default(), &mut |g, s| {
-        let mut shared = shared.borrow_mut();
-        tally.add_chunk(g, s, &mut shared.produced);
-    });
+    let result = evaluate_chunks(
+        gold_name,
+        gold,
+        system_name,
+        reader,
+        &EvalOptions::default(),
+        &mut |chunk| {
+            let mut shared = shared.borrow_mut();
+            tally.add_chunk(chunk, &mut shared.produced);
+        },
+    );
     let mut shared = shared.borrow_mut();
     // An input error of the system side is reported as its own, not as a read error.
     if let Some(error) = shared.error.take() {
         return Err(error);
     }
     let report = result?;
-    Ok(tally.finish(report, enhancer, gold_name, system_name, std::mem::take(&mut shared.runaways)))
+    Ok(tally.finish(
+        report,
+        enhancer,
+        gold_name,
+        system_name,
+        std::mem::take(&mut shared.runaways),
+    ))
 }
 
 /// An enhanced edge the rules made, or one a rule removed, in the system input's numbering.
@@ -224,7 +258,11 @@ impl<R: BufRead> EnhancingReader<'_, R> {
         let sentence = match Sentence::parse_ignoring_deps(std::mem::take(&mut self.block)) {
             Ok(sentence) => sentence,
             Err(e) => {
-                let error = EvalError::Parse { file: self.name.clone(), line: e.1.line, message: e.1.message };
+                let error = EvalError::Parse {
+                    file: self.name.clone(),
+                    line: e.1.line,
+                    message: e.1.message,
+                };
                 let text = error.to_string();
                 self.shared.borrow_mut().error = Some(error);
                 return Err(io::Error::other(text));
@@ -239,35 +277,61 @@ impl<R: BufRead> EnhancingReader<'_, R> {
         let edges = trace
             .edges
             .into_iter()
-            .map(|e| SystemEdge { line: line_of(e.dependent), dependent: e.dependent, head: e.head, label: e.label, origin: e.origin })
+            .map(|e| SystemEdge {
+                line: line_of(e.dependent),
+                dependent: e.dependent,
+                head: e.head,
+                label: e.label,
+                origin: e.origin,
+            })
             .collect();
         let mut removed = Vec::new();
         let mut shared = self.shared.borrow_mut();
         match &trace.runaway {
             // Scored with the basic copy, which no rule removed from.
             Some(runaway) => {
-                let id = sentence.comment("sent_id").map_or(String::new(), |id| format!("sentence {id}: "));
-                shared.runaways.push(format!("{}:{}: {id}{runaway}", self.name, sentence.first_line));
+                let id = sentence
+                    .comment("sent_id")
+                    .map_or(String::new(), |id| format!("sentence {id}: "));
+                shared.runaways.push(format!(
+                    "{}:{}: {id}{runaway}",
+                    self.name, sentence.first_line
+                ));
             }
             None => {
                 for application in &trace.applications {
                     let origin = Origin::Rule(application.rule);
                     let gone = application.removed.iter().map(|e| (e, e.label.clone()));
-                    let relabelled = application.relabelled.iter().map(|(e, old)| (e, old.clone()));
+                    let relabelled = application
+                        .relabelled
+                        .iter()
+                        .map(|(e, old)| (e, old.clone()));
                     for (e, label) in gone.chain(relabelled) {
-                        removed.push(SystemEdge { dependent: e.dependent, head: e.head, label, origin, line: line_of(e.dependent) });
+                        removed.push(SystemEdge {
+                            dependent: e.dependent,
+                            head: e.head,
+                            label,
+                            origin,
+                            line: line_of(e.dependent),
+                        });
                     }
                 }
             }
         }
-        shared.produced.push_back(Produced { sent_id: sentence.comment("sent_id").map(str::to_string), edges, removed });
+        shared.produced.push_back(Produced {
+            sent_id: sentence.comment("sent_id").map(str::to_string),
+            edges,
+            removed,
+        });
         Ok(())
     }
 }
 
 /// Blank lines and nothing else (a byte-order mark aside), as the scorer skips them.
 fn is_blank(bytes: &[u8]) -> bool {
-    let content = bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(bytes);
+    let content = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(bytes);
     content.iter().all(|b| matches!(b, b'\n' | b'\r'))
 }
 
@@ -346,34 +410,49 @@ impl Tally {
 
     /// Matches the system edges of an aligned chunk with its gold edges; `produced` holds the
     /// chunk's system sentences first.
-    fn add_chunk<G, S>(&mut self, gold: &Side<G>, system: &Side<S>, produced: &mut VecDeque<Produced>) {
-        let direct = one_to_one(gold, system);
-        let trees: Vec<BasicTree> = (0..gold.chunk_sentences() as u32).map(|gs| BasicTree::new(gold.sentence(gs))).collect();
+    fn add_chunk<G, S>(&mut self, chunk: &AlignedChunk<G, S>, produced: &mut VecDeque<Produced>) {
+        let direct = chunk.one_to_one();
+        let trees: Vec<BasicTree> = (0..chunk.gold_sentences())
+            .map(|gs| BasicTree::new(chunk.gold_sentence(gs)))
+            .collect();
         // Gold edges: how many times each occurs, and how many of those the system matched.
         let mut gold_edges: FxHashMap<Key, (u32, u32)> = FxHashMap::default();
         let mut gold_pairs: FxHashMap<(u32, NodeId, NodeId), Vec<&str>> = FxHashMap::default();
-        for gs in 0..gold.chunk_sentences() as u32 {
-            let sentence = gold.sentence(gs);
+        for gs in 0..chunk.gold_sentences() {
+            let sentence = chunk.gold_sentence(gs);
             for token in sentence.tokens_in_order() {
                 for (head, label) in sentence.deps(token) {
                     gold_edges.entry((gs, token.id, head, label)).or_default().0 += 1;
-                    gold_pairs.entry((gs, token.id, head)).or_default().push(label);
+                    gold_pairs
+                        .entry((gs, token.id, head))
+                        .or_default()
+                        .push(label);
                 }
             }
         }
-        let map = |si: u32, dependent: NodeId, head: NodeId| map_edge(gold, system, direct, si, dependent, head);
-        let chunk: Vec<Produced> = produced.drain(..system.chunk_sentences().min(produced.len())).collect();
+        let map =
+            |si: u32, dependent: NodeId, head: NodeId| map_edge(chunk, direct, si, dependent, head);
+        let system_sentences: Vec<Produced> = produced
+            .drain(..(chunk.system_sentences() as usize).min(produced.len()))
+            .collect();
         let mut system_pairs: FxHashMap<(u32, NodeId, NodeId), Vec<&str>> = FxHashMap::default();
         let mut removals: FxHashMap<Key, usize> = FxHashMap::default();
-        for (si, sentence) in chunk.iter().enumerate() {
-            let sent_id = sentence_name(sentence.sent_id.as_deref(), self.system_sentences + si as u64);
+        for (si, sentence) in system_sentences.iter().enumerate() {
+            let sent_id = sentence_name(
+                sentence.sent_id.as_deref(),
+                self.system_sentences + si as u64,
+            );
             for edge in &sentence.edges {
                 let row = &mut self.rows[row_of(edge.origin)];
                 row.produced += 1;
                 let mapped = map(si as u32, edge.dependent, edge.head);
                 if let Some((gs, d, h)) = mapped {
-                    system_pairs.entry((gs, d, h)).or_default().push(&edge.label);
-                    if let Some((count, matched)) = gold_edges.get_mut(&(gs, d, h, &edge.label[..])) {
+                    system_pairs
+                        .entry((gs, d, h))
+                        .or_default()
+                        .push(&edge.label);
+                    if let Some((count, matched)) = gold_edges.get_mut(&(gs, d, h, &edge.label[..]))
+                    {
                         if matched < count {
                             *matched += 1;
                             row.correct += 1;
@@ -383,12 +462,16 @@ impl Tally {
                 }
                 let phenomenon = match mapped {
                     Some((gs, d, h)) => trees[gs as usize].classify_edge(d, h, &edge.label),
-                    None if edge.dependent.is_empty_node() || edge.head.is_empty_node() => Phenomenon::EmptyNode,
+                    None if edge.dependent.is_empty_node() || edge.head.is_empty_node() => {
+                        Phenomenon::EmptyNode
+                    }
                     None => Phenomenon::Other,
                 };
                 let gold_labels = mapped
                     .and_then(|(gs, d, h)| gold_pairs.get(&(gs, d, h)))
-                    .map_or_else(Vec::new, |labels| labels.iter().map(|l| l.to_string()).collect());
+                    .map_or_else(Vec::new, |labels| {
+                        labels.iter().map(|l| l.to_string()).collect()
+                    });
                 row.wrong.push(WrongEdge {
                     sent_id: sent_id.clone(),
                     line: edge.line,
@@ -400,20 +483,25 @@ impl Tally {
                 });
             }
             for edge in &sentence.removed {
-                if let (Some((gs, d, h)), Origin::Rule(r)) = (map(si as u32, edge.dependent, edge.head), edge.origin) {
+                if let (Some((gs, d, h)), Origin::Rule(r)) =
+                    (map(si as u32, edge.dependent, edge.head), edge.origin)
+                {
                     // The last removal wins: an edge removed, added back and removed again.
                     removals.insert((gs, d, h, &edge.label[..]), r as usize);
                 }
             }
         }
-        for gs in 0..gold.chunk_sentences() as u32 {
-            let sentence = gold.sentence(gs);
-            let sent_id = sentence_name(sentence.comment("sent_id"), self.gold_sentences + gs as u64);
+        for gs in 0..chunk.gold_sentences() {
+            let sentence = chunk.gold_sentence(gs);
+            let sent_id =
+                sentence_name(sentence.comment("sent_id"), self.gold_sentences + gs as u64);
             for token in sentence.tokens_in_order() {
                 for (head, label) in sentence.deps(token) {
                     let phenomenon = trees[gs as usize].classify_edge(token.id, head, label);
                     self.gold[phenomenon as usize] += 1;
-                    let (_, matched) = gold_edges.get_mut(&(gs, token.id, head, label)).expect("every gold edge is counted");
+                    let (_, matched) = gold_edges
+                        .get_mut(&(gs, token.id, head, label))
+                        .expect("every gold edge is counted");
                     if *matched > 0 {
                         *matched -= 1;
                         continue;
@@ -424,7 +512,9 @@ impl Tally {
                     }
                     let system_labels = system_pairs
                         .get(&(gs, token.id, head))
-                        .map_or_else(Vec::new, |labels| labels.iter().map(|l| l.to_string()).collect());
+                        .map_or_else(Vec::new, |labels| {
+                            labels.iter().map(|l| l.to_string()).collect()
+                        });
                     self.missing.push(MissingEdge {
                         sent_id: sent_id.clone(),
                         line: sentence.line_of(token),
@@ -438,11 +528,18 @@ impl Tally {
                 }
             }
         }
-        self.gold_sentences += gold.chunk_sentences() as u64;
-        self.system_sentences += system.chunk_sentences() as u64;
+        self.gold_sentences += u64::from(chunk.gold_sentences());
+        self.system_sentences += u64::from(chunk.system_sentences());
     }
 
-    fn finish(self, report: Report, enhancer: &Enhancer, gold_name: &str, system_name: &str, runaways: Vec<String>) -> ByRule {
+    fn finish(
+        self,
+        report: Report,
+        enhancer: &Enhancer,
+        gold_name: &str,
+        system_name: &str,
+        runaways: Vec<String>,
+    ) -> ByRule {
         let info = |r: usize| {
             let rule = &enhancer.rules[r].rule;
             RuleInfo {
@@ -458,27 +555,57 @@ impl Tally {
             .filter(|(_, row)| row.produced > 0 || row.removed > 0)
             .map(|(i, row)| {
                 let rule = i.checked_sub(1).map(info);
-                (i, RuleRow { rule, produced: row.produced, correct: row.correct, wrong: row.wrong, removed: row.removed })
+                (
+                    i,
+                    RuleRow {
+                        rule,
+                        produced: row.produced,
+                        correct: row.correct,
+                        wrong: row.wrong,
+                        removed: row.removed,
+                    },
+                )
             })
             .collect();
         rules.sort_by(|(_, a), (_, b)| {
-            b.errors().cmp(&a.errors()).then(b.produced.cmp(&a.produced)).then_with(|| a.name().cmp(b.name()))
+            b.errors()
+                .cmp(&a.errors())
+                .then(b.produced.cmp(&a.produced))
+                .then_with(|| a.name().cmp(b.name()))
         });
         // Missing edges name their remover by its place in the sorted rows.
-        let row_index: FxHashMap<usize, usize> = rules.iter().enumerate().map(|(place, (i, _))| (*i, place)).collect();
+        let row_index: FxHashMap<usize, usize> = rules
+            .iter()
+            .enumerate()
+            .map(|(place, (i, _))| (*i, place))
+            .collect();
         let rules: Vec<RuleRow> = rules.into_iter().map(|(_, row)| row).collect();
         let mut missing: Vec<MissingRow> = Phenomenon::ALL
             .iter()
             .filter(|&&p| self.gold[p as usize] > 0)
-            .map(|&phenomenon| MissingRow { phenomenon, gold: self.gold[phenomenon as usize], missing: Vec::new() })
+            .map(|&phenomenon| MissingRow {
+                phenomenon,
+                gold: self.gold[phenomenon as usize],
+                missing: Vec::new(),
+            })
             .collect();
         for mut edge in self.missing {
-            edge.removed_by = edge.removed_by.and_then(|r| row_index.get(&(r + 1)).copied());
-            if let Some(row) = missing.iter_mut().find(|row| row.phenomenon == edge.phenomenon) {
+            edge.removed_by = edge
+                .removed_by
+                .and_then(|r| row_index.get(&(r + 1)).copied());
+            if let Some(row) = missing
+                .iter_mut()
+                .find(|row| row.phenomenon == edge.phenomenon)
+            {
                 row.missing.push(edge);
             }
         }
-        missing.sort_by(|a, b| b.missing.len().cmp(&a.missing.len()).then(a.phenomenon.cmp(&b.phenomenon)));
+        missing.sort_by(|a, b| {
+            b.missing
+                .len()
+                .cmp(&a.missing.len())
+                .then(a.phenomenon.cmp(&b.phenomenon))
+        });
         ByRule {
             report,
             profile: enhancer.profile.clone(),
@@ -499,91 +626,174 @@ fn sentence_name(sent_id: Option<&str>, index: u64) -> String {
 /// System sentence `si`'s edge `head → dependent` in the numbering of a gold sentence of the
 /// chunk: `(gold sentence, dependent, head)`, or `None` when it has no counterpart there (an
 /// unaligned word or an empty node at either end, or a head in another gold sentence).
-fn map_edge<G, S>(gold: &Side<G>, system: &Side<S>, direct: bool, si: u32, dependent: NodeId, head: NodeId) -> Option<(u32, NodeId, NodeId)> {
+fn map_edge<G, S>(
+    chunk: &AlignedChunk<G, S>,
+    direct: bool,
+    si: u32,
+    dependent: NodeId,
+    head: NodeId,
+) -> Option<(u32, NodeId, NodeId)> {
     if direct {
         return Some((0, dependent, head));
     }
     if dependent.is_empty_node() || head.is_empty_node() {
         return None;
     }
-    let base = system.sentence_base(si);
-    let gold_word = |n: u32| {
-        let aligned = system.words.get((base + n - 1) as usize)?.aligned;
-        if aligned == UNALIGNED {
-            return None;
-        }
-        let gs = gold.words[aligned as usize].sentence;
-        Some((gs, aligned - gold.sentence_base(gs) + 1))
-    };
-    let (gs, d) = gold_word(dependent.word)?;
+    let (gs, d) = chunk.gold_word(si, dependent.word)?;
     if head.is_root() {
         return Some((gs, NodeId::word(d), NodeId::ROOT));
     }
-    let (head_gs, h) = gold_word(head.word)?;
+    let (head_gs, h) = chunk.gold_word(si, head.word)?;
     (head_gs == gs).then(|| (gs, NodeId::word(d), NodeId::word(h)))
 }
 
-impl ByRule {
-    /// The report as one JSON object: the scores (as `eval --json`), then `rules` and
-    /// `missing`, every wrong and missing edge listed.
-    pub fn to_json(&self) -> Value {
-        let rules: Vec<Value> = self
+/// The JSON: `eval --json`'s object of the scores, plus `by_rule`. Its objects list their keys
+/// in sorted order, as the report's do (`src/eval/report.rs`).
+#[derive(Serialize)]
+struct ByRuleJson<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    by_rule: BodyJson<'a>,
+}
+
+#[derive(Serialize)]
+struct BodyJson<'a> {
+    gold: &'a str,
+    missing: Vec<MissingRowJson<'a>>,
+    profile: &'a str,
+    rules: Vec<RuleJson<'a>>,
+    runaways: &'a [String],
+    system: &'a str,
+}
+
+#[derive(Serialize)]
+struct RuleJson<'a> {
+    correct: u64,
+    errors: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phase: Option<&'a str>,
+    produced: u64,
+    removed: u64,
+    rule: &'a str,
+    wrong: Vec<WrongJson<'a>>,
+    wrong_by_phenomenon: BTreeMap<&'static str, u64>,
+    wrong_count: usize,
+}
+
+#[derive(Serialize)]
+struct WrongJson<'a> {
+    #[serde(serialize_with = "shown")]
+    dependent: NodeId,
+    gold_labels: &'a [String],
+    #[serde(serialize_with = "shown")]
+    head: NodeId,
+    label: &'a str,
+    line: usize,
+    phenomenon: &'static str,
+    sent_id: &'a str,
+}
+
+#[derive(Serialize)]
+struct MissingRowJson<'a> {
+    gold: u64,
+    missing: Vec<MissingJson<'a>>,
+    missing_count: usize,
+    name: &'static str,
+    phenomenon: &'static str,
+}
+
+#[derive(Serialize)]
+struct MissingJson<'a> {
+    #[serde(serialize_with = "shown")]
+    dependent: NodeId,
+    #[serde(serialize_with = "shown")]
+    head: NodeId,
+    label: &'a str,
+    line: usize,
+    removed_by: Option<&'a str>,
+    sent_id: &'a str,
+    system_labels: &'a [String],
+}
+
+/// A node id as CoNLL-U writes it (`4`, `8.1`).
+fn shown<S: Serializer>(id: &NodeId, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(id)
+}
+
+/// The scores (as `eval --json`), then `by_rule`: `rules` and `missing`, every wrong and
+/// missing edge listed.
+impl Serialize for ByRule {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let rules = self
             .rules
             .iter()
-            .map(|row| {
-                let wrong: Vec<Value> = row
+            .map(|row| RuleJson {
+                correct: row.correct,
+                errors: row.errors(),
+                location: row.rule.as_ref().map(|r| &r.location[..]),
+                phase: row.rule.as_ref().map(|r| &r.phase[..]),
+                produced: row.produced,
+                removed: row.removed,
+                rule: row.name(),
+                wrong: row
                     .wrong
                     .iter()
-                    .map(|e| {
-                        json!({
-                            "sent_id": e.sent_id, "line": e.line, "dependent": e.dependent.to_string(),
-                            "head": e.head.to_string(), "label": e.label, "phenomenon": e.phenomenon.code(),
-                            "gold_labels": e.gold_labels,
-                        })
+                    .map(|e| WrongJson {
+                        dependent: e.dependent,
+                        gold_labels: &e.gold_labels,
+                        head: e.head,
+                        label: &e.label,
+                        line: e.line,
+                        phenomenon: e.phenomenon.code(),
+                        sent_id: &e.sent_id,
                     })
-                    .collect();
-                let by_phenomenon: serde_json::Map<String, Value> =
-                    row.wrong_by_phenomenon().into_iter().map(|(p, n)| (p.code().to_string(), json!(n))).collect();
-                let mut value = json!({
-                    "rule": row.name(), "wrong_by_phenomenon": by_phenomenon,
-                    "produced": row.produced, "correct": row.correct, "wrong_count": row.wrong.len(),
-                    "removed": row.removed, "errors": row.errors(), "wrong": wrong,
-                });
-                if let Some(rule) = &row.rule {
-                    value["location"] = json!(rule.location);
-                    value["phase"] = json!(rule.phase);
-                }
-                value
+                    .collect(),
+                wrong_by_phenomenon: row
+                    .wrong_by_phenomenon()
+                    .into_iter()
+                    .map(|(p, n)| (p.code(), n))
+                    .collect(),
+                wrong_count: row.wrong.len(),
             })
             .collect();
-        let missing: Vec<Value> = self
+        let missing = self
             .missing
             .iter()
-            .map(|row| {
-                let edges: Vec<Value> = row
+            .map(|row| MissingRowJson {
+                gold: row.gold,
+                missing: row
                     .missing
                     .iter()
-                    .map(|e| {
-                        json!({
-                            "sent_id": e.sent_id, "line": e.line, "dependent": e.dependent.to_string(),
-                            "head": e.head.to_string(), "label": e.label,
-                            "removed_by": e.removed_by.map(|i| self.rules[i].name()),
-                            "system_labels": e.system_labels,
-                        })
+                    .map(|e| MissingJson {
+                        dependent: e.dependent,
+                        head: e.head,
+                        label: &e.label,
+                        line: e.line,
+                        removed_by: e.removed_by.map(|i| self.rules[i].name()),
+                        sent_id: &e.sent_id,
+                        system_labels: &e.system_labels,
                     })
-                    .collect();
-                json!({
-                    "phenomenon": row.phenomenon.code(), "name": row.phenomenon.name(),
-                    "gold": row.gold, "missing_count": row.missing.len(), "missing": edges,
-                })
+                    .collect(),
+                missing_count: row.missing.len(),
+                name: row.phenomenon.name(),
+                phenomenon: row.phenomenon.code(),
             })
             .collect();
-        let mut value = self.report.to_json();
-        value["by_rule"] = json!({
-            "profile": self.profile, "gold": self.gold_name, "system": self.system_name,
-            "rules": rules, "missing": missing, "runaways": self.runaways,
-        });
-        value
+        let body = BodyJson {
+            gold: &self.gold_name,
+            missing,
+            profile: &self.profile,
+            rules,
+            runaways: &self.runaways,
+            system: &self.system_name,
+        };
+        ByRuleJson {
+            report: &self.report,
+            by_rule: body,
+        }
+        .serialize(serializer)
     }
 }
 
@@ -605,15 +815,29 @@ fn percent(part: u64, whole: u64) -> String {
 
 impl fmt::Display for ByRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use super::Metric;
         let elas = self.report.score(Metric::Elas);
-        let (edges_gold, edges_made) = (self.missing.iter().map(|r| r.gold).sum::<u64>(), self.rules.iter().map(|r| r.produced).sum::<u64>());
+        let (edges_gold, edges_made) = (
+            self.missing.iter().map(|r| r.gold).sum::<u64>(),
+            self.rules.iter().map(|r| r.produced).sum::<u64>(),
+        );
         let edges_wrong = self.rules.iter().map(|r| r.wrong.len() as u64).sum::<u64>();
-        let edges_missing = self.missing.iter().map(|r| r.missing.len() as u64).sum::<u64>();
+        let edges_missing = self
+            .missing
+            .iter()
+            .map(|r| r.missing.len() as u64)
+            .sum::<u64>();
         if self.system_name == self.gold_name {
-            writeln!(f, "Profile {} on the basic trees of {}, against its DEPS", self.profile, self.gold_name)?;
+            writeln!(
+                f,
+                "Profile {} on the basic trees of {}, against its DEPS",
+                self.profile, self.gold_name
+            )?;
         } else {
-            writeln!(f, "Profile {} on the basic trees of {}, against {}", self.profile, self.system_name, self.gold_name)?;
+            writeln!(
+                f,
+                "Profile {} on the basic trees of {}, against {}",
+                self.profile, self.system_name, self.gold_name
+            )?;
         }
         writeln!(
             f,
@@ -637,14 +861,21 @@ impl fmt::Display for ByRule {
         }
         writeln!(f)?;
         writeln!(f, "Rules by errors (wrong: made, not in gold; removed: a gold edge it removed or relabelled away)")?;
-        writeln!(f, "{:>7} {:>7} {:>7} {:>8} {:>7}  {:<32} where", "errors", "wrong", "removed", "made", "prec%", "rule")?;
+        writeln!(
+            f,
+            "{:>7} {:>7} {:>7} {:>8} {:>7}  {:<32} where",
+            "errors", "wrong", "removed", "made", "prec%", "rule"
+        )?;
         let mut clean = (0, 0);
         for row in &self.rules {
             if row.errors() == 0 {
                 clean = (clean.0 + 1, clean.1 + row.produced);
                 continue;
             }
-            let place = row.rule.as_ref().map_or(String::new(), |r| format!("{} ({})", r.location, r.phase));
+            let place = row
+                .rule
+                .as_ref()
+                .map_or(String::new(), |r| format!("{} ({})", r.location, r.phase));
             writeln!(
                 f,
                 "{:>7} {:>7} {:>7} {:>8} {:>7}  {:<32} {place}",
@@ -657,13 +888,29 @@ impl fmt::Display for ByRule {
             )?;
         }
         if clean.0 > 0 {
-            writeln!(f, "({} more made {} edges, none wrong)", crate::text::count(clean.0, "rule"), thousands(clean.1))?;
+            writeln!(
+                f,
+                "({} more made {} edges, none wrong)",
+                crate::text::count(clean.0, "rule"),
+                thousands(clean.1)
+            )?;
         }
         writeln!(f)?;
-        writeln!(f, "Missing gold edges by phenomenon (in gold, not in the output)")?;
-        writeln!(f, "{:>7} {:>8} {:>7}  {:<20} removed by a rule", "missing", "gold", "recall%", "phenomenon")?;
+        writeln!(
+            f,
+            "Missing gold edges by phenomenon (in gold, not in the output)"
+        )?;
+        writeln!(
+            f,
+            "{:>7} {:>8} {:>7}  {:<20} removed by a rule",
+            "missing", "gold", "recall%", "phenomenon"
+        )?;
         for row in &self.missing {
-            let removed = row.missing.iter().filter(|e| e.removed_by.is_some()).count() as u64;
+            let removed = row
+                .missing
+                .iter()
+                .filter(|e| e.removed_by.is_some())
+                .count() as u64;
             writeln!(
                 f,
                 "{:>7} {:>8} {:>7}  {:<20} {}",
@@ -677,11 +924,29 @@ impl fmt::Display for ByRule {
         // Examples: FILE:LINE first, so that an editor can jump there.
         for row in self.rules.iter().filter(|r| r.errors() > 0) {
             writeln!(f)?;
-            let classes: Vec<String> = row.wrong_by_phenomenon().iter().map(|(p, n)| format!("{} {}", p.code(), thousands(*n))).collect();
-            let classes = if classes.is_empty() { String::new() } else { format!(" ({})", classes.join(", ")) };
-            writeln!(f, "{}: {} wrong{classes}, {} removed", row.name(), thousands(row.wrong.len() as u64), thousands(row.removed))?;
+            let classes: Vec<String> = row
+                .wrong_by_phenomenon()
+                .iter()
+                .map(|(p, n)| format!("{} {}", p.code(), thousands(*n)))
+                .collect();
+            let classes = if classes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", classes.join(", "))
+            };
+            writeln!(
+                f,
+                "{}: {} wrong{classes}, {} removed",
+                row.name(),
+                thousands(row.wrong.len() as u64),
+                thousands(row.removed)
+            )?;
             for e in row.wrong.iter().take(TEXT_EXAMPLES) {
-                let gold = if e.gold_labels.is_empty() { String::new() } else { format!("; gold: {}", e.gold_labels.join(", ")) };
+                let gold = if e.gold_labels.is_empty() {
+                    String::new()
+                } else {
+                    format!("; gold: {}", e.gold_labels.join(", "))
+                };
                 writeln!(
                     f,
                     "  {}:{}: {} wrong {} [{}]{gold}",
@@ -693,14 +958,24 @@ impl fmt::Display for ByRule {
                 )?;
             }
             let index = self.rules.iter().position(|r| std::ptr::eq(r, row));
-            let removed = self.missing.iter().flat_map(|r| &r.missing).filter(|e| e.removed_by.is_some() && e.removed_by == index);
+            let removed = self
+                .missing
+                .iter()
+                .flat_map(|r| &r.missing)
+                .filter(|e| e.removed_by.is_some() && e.removed_by == index);
             for e in removed.take(TEXT_EXAMPLES) {
                 self.write_missing(f, e, "removed")?;
             }
         }
         for row in self.missing.iter().filter(|r| !r.missing.is_empty()) {
             writeln!(f)?;
-            writeln!(f, "missing {} {}: {}", row.phenomenon.code(), row.phenomenon.name(), thousands(row.missing.len() as u64))?;
+            writeln!(
+                f,
+                "missing {} {}: {}",
+                row.phenomenon.code(),
+                row.phenomenon.name(),
+                thousands(row.missing.len() as u64)
+            )?;
             for e in row.missing.iter().take(TEXT_EXAMPLES) {
                 self.write_missing(f, e, "missing")?;
             }
@@ -710,9 +985,17 @@ impl fmt::Display for ByRule {
 }
 
 impl ByRule {
-    fn write_missing(&self, f: &mut fmt::Formatter<'_>, e: &MissingEdge, what: &str) -> fmt::Result {
-        let system =
-            if e.system_labels.is_empty() { String::new() } else { format!("; output: {}", e.system_labels.join(", ")) };
+    fn write_missing(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        e: &MissingEdge,
+        what: &str,
+    ) -> fmt::Result {
+        let system = if e.system_labels.is_empty() {
+            String::new()
+        } else {
+            format!("; output: {}", e.system_labels.join(", "))
+        };
         let by = match e.removed_by {
             Some(i) if what != "removed" => format!("; removed by {}", self.rules[i].name()),
             _ => String::new(),
@@ -733,27 +1016,49 @@ impl ByRule {
 mod tests {
     use super::*;
     use crate::rules::{load_ruleset, RuleSource};
+    use serde_json::json;
 
     fn enhancer(profile: &str) -> Enhancer {
-        let rules = load_ruleset(&RuleSource::embedded(), profile).unwrap_or_else(|e| panic!("{}", e.render()));
+        let rules = load_ruleset(&RuleSource::embedded(), profile)
+            .unwrap_or_else(|e| panic!("{}", e.render()));
         Enhancer::new(&rules)
     }
 
     fn by_rule(gold: &str, system: &str) -> ByRule {
-        evaluate_by_rule("gold", gold.as_bytes(), "system", system.as_bytes(), &enhancer("en"))
-            .unwrap_or_else(|e| panic!("{e}"))
+        evaluate_by_rule(
+            "gold",
+            gold.as_bytes(),
+            "system",
+            system.as_bytes(),
+            &enhancer("en"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn row<'a>(result: &'a ByRule, name: &str) -> &'a RuleRow {
-        result.rules.iter().find(|r| r.name() == name).unwrap_or_else(|| panic!("no row {name}: {:?}", result.rules))
+        result
+            .rules
+            .iter()
+            .find(|r| r.name() == name)
+            .unwrap_or_else(|| panic!("no row {name}: {:?}", result.rules))
     }
 
-    fn missing(result: &ByRule, phenomenon: Phenomenon) -> Vec<(String, String, &str, Option<&str>)> {
+    fn missing(
+        result: &ByRule,
+        phenomenon: Phenomenon,
+    ) -> Vec<(String, String, &str, Option<&str>)> {
         let row = result.missing.iter().find(|r| r.phenomenon == phenomenon);
         row.map_or_else(Vec::new, |row| {
             row.missing
                 .iter()
-                .map(|e| (e.dependent.to_string(), e.head.to_string(), &e.label[..], e.removed_by.map(|i| result.rules[i].name())))
+                .map(|e| {
+                    (
+                        e.dependent.to_string(),
+                        e.head.to_string(),
+                        &e.label[..],
+                        e.removed_by.map(|i| result.rules[i].name()),
+                    )
+                })
                 .collect()
         })
     }
@@ -776,30 +1081,71 @@ mod tests {
         assert_eq!((case.produced, case.correct, case.removed), (1, 0, 1));
         let wrong = &case.wrong[0];
         assert_eq!(
-            (wrong.sent_id.as_str(), wrong.line, wrong.dependent.to_string(), wrong.head.to_string(), wrong.label.as_str()),
+            (
+                wrong.sent_id.as_str(),
+                wrong.line,
+                wrong.dependent.to_string(),
+                wrong.head.to_string(),
+                wrong.label.as_str()
+            ),
             ("s1", 7, "6".to_string(), "4".to_string(), "obl:in")
         );
-        assert_eq!((wrong.phenomenon, &wrong.gold_labels[..]), (Phenomenon::CaseLabel, &["obl".to_string()][..]));
+        assert_eq!(
+            (wrong.phenomenon, &wrong.gold_labels[..]),
+            (Phenomenon::CaseLabel, &["obl".to_string()][..])
+        );
         // Right edges count as correct for the rule that made them, the basic copy included.
         for (name, made) in [("shared_subject", 1), ("conj_label", 1), ("basic", 4)] {
             let r = row(&result, name);
-            assert_eq!((r.produced, r.correct, r.wrong.len(), r.removed), (made, made, 0, 0), "{name}");
+            assert_eq!(
+                (r.produced, r.correct, r.wrong.len(), r.removed),
+                (made, made, 0, 0),
+                "{name}"
+            );
         }
         assert_eq!(result.rules[0].name(), "case_label", "most errors first");
         // The gold edges no rule made, by phenomenon; the one removed names its remover.
-        assert_eq!(missing(&result, Phenomenon::Basic), [("6".to_string(), "4".to_string(), "obl", Some("case_label"))]);
-        assert_eq!(missing(&result, Phenomenon::SharedDependent), [("6".to_string(), "2".to_string(), "obl", None)]);
-        let shared = &result.missing.iter().find(|r| r.phenomenon == Phenomenon::SharedDependent).unwrap();
-        assert_eq!((shared.gold, shared.missing[0].line, &shared.missing[0].system_labels[..]), (2, 7, &[][..]));
-        let basic = &result.missing.iter().find(|r| r.phenomenon == Phenomenon::Basic).unwrap().missing[0];
+        assert_eq!(
+            missing(&result, Phenomenon::Basic),
+            [("6".to_string(), "4".to_string(), "obl", Some("case_label"))]
+        );
+        assert_eq!(
+            missing(&result, Phenomenon::SharedDependent),
+            [("6".to_string(), "2".to_string(), "obl", None)]
+        );
+        let shared = &result
+            .missing
+            .iter()
+            .find(|r| r.phenomenon == Phenomenon::SharedDependent)
+            .unwrap();
+        assert_eq!(
+            (
+                shared.gold,
+                shared.missing[0].line,
+                &shared.missing[0].system_labels[..]
+            ),
+            (2, 7, &[][..])
+        );
+        let basic = &result
+            .missing
+            .iter()
+            .find(|r| r.phenomenon == Phenomenon::Basic)
+            .unwrap()
+            .missing[0];
         assert_eq!(basic.system_labels, ["obl:in"]);
         assert_eq!(result.report.elas.f1(), 2.0 * 6.0 / (8.0 + 7.0) * 100.0);
         // Both renderings say the same.
-        let json = result.to_json();
+        let json = serde_json::to_value(&result).unwrap();
         assert_eq!(json["by_rule"]["rules"][0]["rule"], "case_label");
-        assert_eq!(json["by_rule"]["rules"][0]["wrong"][0]["gold_labels"], json!(["obl"]));
+        assert_eq!(
+            json["by_rule"]["rules"][0]["wrong"][0]["gold_labels"],
+            json!(["obl"])
+        );
         let text = result.to_string();
-        assert!(text.contains("system:7: s1 wrong 6 4:obl:in [C]; gold: obl"), "{text}");
+        assert!(
+            text.contains("system:7: s1 wrong 6 4:obl:in [C]; gold: obl"),
+            "{text}"
+        );
         assert!(text.contains("gold:7: s1 missing 6 2:obl [S]"), "{text}");
     }
 
@@ -820,11 +1166,26 @@ mod tests {
         // In the system's numbering; its head is in the other gold sentence: no phenomenon.
         let wrong = &basic.wrong[0];
         assert_eq!(
-            (wrong.sent_id.as_str(), wrong.line, wrong.dependent.to_string(), wrong.head.to_string(), wrong.phenomenon),
-            ("joined", 5, "4".to_string(), "2".to_string(), Phenomenon::Other)
+            (
+                wrong.sent_id.as_str(),
+                wrong.line,
+                wrong.dependent.to_string(),
+                wrong.head.to_string(),
+                wrong.phenomenon
+            ),
+            (
+                "joined",
+                5,
+                "4".to_string(),
+                "2".to_string(),
+                Phenomenon::Other
+            )
         );
         // In gold's numbering.
-        assert_eq!(missing(&result, Phenomenon::Basic), [("2".to_string(), "0".to_string(), "root", None)]);
+        assert_eq!(
+            missing(&result, Phenomenon::Basic),
+            [("2".to_string(), "0".to_string(), "root", None)]
+        );
         let edge = &result.missing[0].missing[0];
         assert_eq!((edge.sent_id.as_str(), edge.line), ("g2", 7));
     }
@@ -832,8 +1193,16 @@ mod tests {
     #[test]
     fn invalid_system_input_is_reported_as_its_own_error() {
         let system = GOLD.replace("\t0\troot\t", "\t9\troot\t");
-        match evaluate_by_rule("gold", GOLD.as_bytes(), "system", system.as_bytes(), &enhancer("en")) {
-            Err(EvalError::Parse { file, line, .. }) => assert_eq!((file.as_str(), line), ("system", 3)),
+        match evaluate_by_rule(
+            "gold",
+            GOLD.as_bytes(),
+            "system",
+            system.as_bytes(),
+            &enhancer("en"),
+        ) {
+            Err(EvalError::Parse { file, line, .. }) => {
+                assert_eq!((file.as_str(), line), ("system", 3))
+            }
             other => panic!("expected a parse error, got {other:?}"),
         }
     }
