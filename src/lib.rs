@@ -39,7 +39,7 @@ macro_rules! internal_modules {
     )*};
 }
 
-internal_modules! { ud conllu graph rules engine pipeline }
+internal_modules! { ud conllu graph rules engine pipeline by_rule }
 
 mod api;
 mod error;
@@ -53,4 +53,5 @@ pub use api::{
     RuleApplication, RuleRef, RunOptions, Runner, Summary, READER_NAME, STRING_NAME,
 };
 pub use error::{is_invalid_data, Error};
+pub use by_rule::ByRule;
 pub use ud::Repairs;

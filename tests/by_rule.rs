@@ -4,7 +4,7 @@
 use crate::common::{
     dev_files, run, sample_files, shared_root, text, treebank_code, treebank_name,
 };
-use eudify::eval::by_rule::{evaluate_files_by_rule, ByRule};
+use eudify::by_rule::{evaluate_files_by_rule, ByRule};
 use eudify::eval::{evaluate_readers, EvalOptions};
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
 use std::path::Path;

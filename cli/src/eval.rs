@@ -3,10 +3,11 @@
 
 use super::args::EvalArgs;
 use super::output::Output;
+use eudify::eval::{
+    confidence_intervals, evaluate_files, evaluate_pairs, paired_test, EvalOptions, Evaluation,
+    Resampling,
+};
 use anyhow::{bail, Context, Result};
-use eudify::eval::bootstrap::{self, Comparison, Intervals};
-use eudify::eval::{evaluate_files, EvalOptions, Metric, Report};
-use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -45,34 +46,19 @@ pub fn run(args: EvalArgs) -> Result<u8> {
             );
         }
         let pairs = macro_pairs(&args.files)?;
-        let mut reports = Vec::new();
-        for (gold, system) in &pairs {
-            reports.push(evaluate_files(gold, system, &options)?);
-        }
+        // Intervals per pair go in the JSON only (the table shows F1s).
+        let bootstrap = args
+            .bootstrap
+            .filter(|_| args.json)
+            .map(|samples| Resampling {
+                samples,
+                seed: args.seed,
+            });
+        let result = evaluate_pairs(&pairs, &options, bootstrap)?;
         if args.json {
-            // Intervals per pair (the table shows F1s only).
-            let intervals: Vec<Option<Intervals>> = reports
-                .iter()
-                .map(|r| {
-                    args.bootstrap
-                        .map(|n| bootstrap::intervals(r.units(), n, args.seed))
-                })
-                .collect();
-            let list: Vec<Value> = pairs
-                .iter()
-                .zip(&reports)
-                .zip(&intervals)
-                .map(|(((gold, system), report), ci)| {
-                    let mut v = report_json(report, ci.as_ref());
-                    v["gold"] = json!(gold.display().to_string());
-                    v["system"] = json!(system.display().to_string());
-                    v
-                })
-                .collect();
-            let value = json!({ "pairs": list, "macro": macro_json(&reports) });
-            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+            writeln!(out, "{}", serde_json::to_string_pretty(&result)?)?;
         } else {
-            write_macro_table(&mut out, &pairs, &reports)?;
+            write!(out, "{result}")?;
         }
         out.finish()?;
         return Ok(super::EXIT_SUCCESS);
@@ -81,42 +67,36 @@ pub fn run(args: EvalArgs) -> Result<u8> {
         bail!("eval takes GOLD SYSTEM (or, with --macro, GOLD SYSTEM pairs or one TSV of pairs); got {} files", args.files.len());
     };
     let report = evaluate_files(gold, system, &options)?;
-    let intervals = args
-        .bootstrap
-        .map(|n| bootstrap::intervals(report.units(), n, args.seed));
+    let intervals = args.bootstrap.map(|samples| {
+        confidence_intervals(
+            &report,
+            Resampling {
+                samples,
+                seed: args.seed,
+            },
+        )
+    });
     let comparison = match &args.compare {
         Some(system_b) => {
             let report_b = evaluate_files(gold, system_b, &options)?;
-            let samples = args.bootstrap.unwrap_or(DEFAULT_SAMPLES);
-            Some((
-                system_b,
-                bootstrap::compare(&report, &report_b, samples, args.seed),
-                samples,
-            ))
+            let resampling = Resampling {
+                samples: args.bootstrap.unwrap_or(DEFAULT_SAMPLES),
+                seed: args.seed,
+            };
+            let (a, b) = (system.display().to_string(), system_b.display().to_string());
+            Some(paired_test((&a, &report), (&b, &report_b), resampling))
         }
         None => None,
     };
+    let evaluation = Evaluation {
+        report,
+        intervals,
+        comparison,
+    };
     if args.json {
-        let mut value = report_json(&report, intervals.as_ref());
-        if let Some((_, comparisons, samples)) = &comparison {
-            let mut map = serde_json::Map::new();
-            for c in comparisons {
-                map.insert(
-                    c.metric.name().to_string(),
-                    json!({ "a": c.a, "b": c.b, "delta": c.a - c.b, "p": c.p, "significant": c.significant() }),
-                );
-            }
-            value["compare"] = json!({ "samples": samples, "seed": args.seed, "metrics": map });
-        }
-        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&evaluation)?)?;
     } else {
-        write!(out, "{report}")?;
-        if let Some(intervals) = &intervals {
-            write_intervals(&mut out, intervals, args.bootstrap.unwrap_or(0), args.seed)?;
-        }
-        if let Some((system_b, comparisons, samples)) = &comparison {
-            write_comparison(&mut out, system, system_b, comparisons, *samples, args.seed)?;
-        }
+        write!(out, "{evaluation}")?;
     }
     out.finish()?;
     Ok(super::EXIT_SUCCESS)
@@ -150,23 +130,12 @@ fn run_by_rule(args: EvalArgs) -> Result<u8> {
     }
     let mut out = Output::create(args.output.as_deref())?;
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&result.to_json())?)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&result)?)?;
     } else {
         write!(out, "{result}")?;
     }
     out.finish()?;
     Ok(super::EXIT_SUCCESS)
-}
-
-/// The report's JSON, with `"f1_ci": [low, high]` in every metric when intervals were computed.
-fn report_json(report: &Report, intervals: Option<&Intervals>) -> Value {
-    let mut value = report.to_json();
-    if let Some(intervals) = intervals {
-        for (metric, (low, high)) in Metric::ALL.iter().zip(intervals) {
-            value[metric.name()]["f1_ci"] = json!([low, high]);
-        }
-    }
-    value
 }
 
 /// The (gold, system) pairs of `--macro`: the files two by two, or the lines of one TSV file.
@@ -208,129 +177,4 @@ fn macro_pairs(files: &[PathBuf]) -> Result<Vec<(PathBuf, PathBuf)>> {
         .chunks(2)
         .map(|p| (p[0].clone(), p[1].clone()))
         .collect())
-}
-
-/// Every figure averaged over the pairs, as the shared tasks rank systems.
-fn macro_json(reports: &[Report]) -> Value {
-    let mut map = serde_json::Map::new();
-    let n = reports.len().max(1) as f64;
-    for metric in Metric::ALL {
-        let mean = |f: &dyn Fn(&Report) -> f64| reports.iter().map(f).sum::<f64>() / n;
-        let accuracy = metric
-            .has_aligned_accuracy()
-            .then(|| mean(&|r| r.score(metric).aligned_accuracy()));
-        map.insert(
-            metric.name().to_string(),
-            json!({
-                "p": mean(&|r| r.score(metric).precision()),
-                "r": mean(&|r| r.score(metric).recall()),
-                "f1": mean(&|r| r.score(metric).f1()),
-                "aligned_acc": accuracy,
-            }),
-        );
-    }
-    if reports.iter().all(|r| r.gram_eval.is_some()) && !reports.is_empty() {
-        let quality = reports
-            .iter()
-            .filter_map(|r| r.gram_eval.as_ref())
-            .map(|g| g.quality())
-            .sum::<f64>()
-            / n;
-        map.insert("GramEval".to_string(), json!({ "Quality": quality }));
-    }
-    Value::Object(map)
-}
-
-/// One line of F1 per pair, then the macro average.
-fn write_macro_table(
-    out: &mut Output,
-    pairs: &[(PathBuf, PathBuf)],
-    reports: &[Report],
-) -> Result<()> {
-    let gram_eval = reports.iter().all(|r| r.gram_eval.is_some());
-    write!(out, "F1 per pair")?;
-    for metric in Metric::ALL {
-        write!(out, "\t{}", metric.name())?;
-    }
-    if gram_eval {
-        write!(out, "\tGramEval")?;
-    }
-    writeln!(out)?;
-    for ((_, system), report) in pairs.iter().zip(reports) {
-        write!(out, "{}", system.display())?;
-        for metric in Metric::ALL {
-            write!(out, "\t{:.2}", report.score(metric).f1())?;
-        }
-        if let Some(g) = &report.gram_eval {
-            write!(out, "\t{:.2}", g.quality())?;
-        }
-        writeln!(out)?;
-    }
-    let averages = macro_json(reports);
-    write!(out, "Macro average ({} pairs)", reports.len())?;
-    for metric in Metric::ALL {
-        write!(
-            out,
-            "\t{:.2}",
-            averages[metric.name()]["f1"].as_f64().unwrap_or(0.0)
-        )?;
-    }
-    if gram_eval {
-        write!(
-            out,
-            "\t{:.2}",
-            averages["GramEval"]["Quality"].as_f64().unwrap_or(0.0)
-        )?;
-    }
-    writeln!(out)?;
-    Ok(())
-}
-
-fn write_intervals(
-    out: &mut Output,
-    intervals: &Intervals,
-    samples: usize,
-    seed: u64,
-) -> Result<()> {
-    writeln!(
-        out,
-        "95% confidence intervals of F1 ({samples} resamplings of sentences, seed {seed}):"
-    )?;
-    for (metric, (low, high)) in Metric::ALL.iter().zip(intervals) {
-        writeln!(out, "  {:<22} [{low:.2}, {high:.2}]", metric.name())?;
-    }
-    Ok(())
-}
-
-fn write_comparison(
-    out: &mut Output,
-    a: &Path,
-    b: &Path,
-    comparisons: &[Comparison],
-    samples: usize,
-    seed: u64,
-) -> Result<()> {
-    writeln!(
-        out,
-        "Paired bootstrap test ({samples} resamplings of sentences, seed {seed}):"
-    )?;
-    writeln!(out, "  A = {}\n  B = {}", a.display(), b.display())?;
-    writeln!(
-        out,
-        "  {:<22} {:>7} {:>7} {:>7} {:>7}  Significant (p < 0.05)",
-        "Metric", "A F1", "B F1", "A-B", "p"
-    )?;
-    for c in comparisons {
-        writeln!(
-            out,
-            "  {:<22} {:>7.2} {:>7.2} {:>+7.2} {:>7.3}  {}",
-            c.metric.name(),
-            c.a,
-            c.b,
-            c.a - c.b,
-            c.p,
-            if c.significant() { "yes" } else { "no" }
-        )?;
-    }
-    Ok(())
 }

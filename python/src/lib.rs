@@ -191,7 +191,7 @@ fn evaluate(py: Python<'_>, gold: PathBuf, system: PathBuf, phenomena: bool) -> 
     let options = eudify::eval::EvalOptions { phenomena, ..Default::default() };
     let report = py.allow_threads(|| eudify::eval::evaluate_files(&gold, &system, &options));
     match report {
-        Ok(report) => Ok(report.to_json().to_string()),
+        Ok(report) => serde_json::to_string(&report).map_err(|e| PyErr::from(std::io::Error::other(e))),
         Err(eudify::eval::EvalError::Parse { file, line, message } | eudify::eval::EvalError::Mismatch { file, line, message }) => {
             Err(input_error(py, &file, line, &message))
         }

@@ -127,8 +127,8 @@ impl Enhancer {
         &self,
         gold: &Path,
         system: &Path,
-    ) -> Result<crate::eval::by_rule::ByRule, crate::eval::EvalError> {
-        crate::eval::by_rule::evaluate_files_by_rule(gold, system, &self.engine)
+    ) -> Result<crate::ByRule, crate::eval::EvalError> {
+        crate::by_rule::evaluate_files_by_rule(gold, system, &self.engine)
     }
 
     /// Enhances `input` with the calling thread and `threads` workers, failing at the first

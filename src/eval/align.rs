@@ -12,8 +12,8 @@
 //! by chunk gives exactly the alignment of the whole files while memory holds one chunk.
 
 use super::collapse::{universal, CollapsedGraph};
-use super::grameval::{feature_share, same_label, GramEval};
-use super::score::{Metric, Score};
+use super::grameval::{feature_share, same_label};
+use super::report::{Counts, GramEval, Metric, Score};
 use super::EvalError;
 use crate::conllu::id::parse_u32;
 use crate::conllu::sentence::{LineKind, DEPREL, FEATS, FORM, LEMMA, UPOS, XPOS};
@@ -82,6 +82,56 @@ fn is_zs(c: char) -> bool {
         ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
             ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
     )
+}
+
+/// A chunk both files have been read and aligned up to, as [`super::evaluate_chunks`] hands it
+/// on once scored: gold's and the system's sentences over the same text, and which words align.
+pub(crate) struct AlignedChunk<'c, G, S> {
+    pub(super) gold: &'c Side<G>,
+    pub(super) system: &'c Side<S>,
+}
+
+impl<'c, G, S> AlignedChunk<'c, G, S> {
+    /// How many gold sentences the chunk has.
+    pub(crate) fn gold_sentences(&self) -> u32 {
+        self.gold.chunk_sentences() as u32
+    }
+
+    /// Gold sentence `i` of the chunk, from 0.
+    pub(crate) fn gold_sentence(&self, i: u32) -> &'c Sentence {
+        self.gold.sentence(i)
+    }
+
+    /// How many system sentences the chunk has.
+    pub(crate) fn system_sentences(&self) -> u32 {
+        self.system.chunk_sentences() as u32
+    }
+
+    /// Whether the chunk is one sentence on each side, their words aligned one to one in order:
+    /// its graphs then compare directly, node ids and all.
+    pub(crate) fn one_to_one(&self) -> bool {
+        let (gold, system) = (self.gold, self.system);
+        gold.chunk_sentences() == 1
+            && system.chunk_sentences() == 1
+            && gold.words.len() == system.words.len()
+            && gold
+                .words
+                .iter()
+                .enumerate()
+                .all(|(i, w)| w.aligned as usize == i)
+    }
+
+    /// The gold word aligned with word `n` (from 1) of system sentence `s`: its sentence in the
+    /// chunk and its number there (from 1), or `None` when it is unaligned.
+    pub(crate) fn gold_word(&self, s: u32, n: u32) -> Option<(u32, u32)> {
+        let base = self.system.sentence_base(s);
+        let aligned = self.system.words.get((base + n - 1) as usize)?.aligned;
+        if aligned == UNALIGNED {
+            return None;
+        }
+        let gs = self.gold.words[aligned as usize].sentence;
+        Some((gs, aligned - self.gold.sentence_base(gs) + 1))
+    }
 }
 
 /// A span of the chunk's text, in bytes.
@@ -708,9 +758,6 @@ fn multiword_span(
     (gs, ss, gi, si)
 }
 
-/// Counts of every metric over one chunk, indexed by [`Metric::index`].
-pub(crate) type Counts = [Score; Metric::COUNT];
-
 /// How many spans of gold and system coincide (start and end), as `spans_score` counts them.
 fn spans_score(gold: &[Span], system: &[Span]) -> Score {
     let (mut gi, mut si, mut correct) = (0, 0, 0);
@@ -913,14 +960,50 @@ fn enhanced_matches<'a, G, S>(
                 },
             )
         }));
-        super::score::matching_pairs(gk, sk)
+        matching_pairs(gk, sk)
     };
     (count(false), count(true))
+}
+
+/// How many (gold, system) pairs have equal keys, i.e. what the official scorer's nested loop
+/// counts, computed as the sum over keys of gold count × system count in O(n log n) so that
+/// adversarial input with thousands of edges per word cannot make it quadratic.
+fn matching_pairs<K: Ord + Copy>(gold: &mut [K], system: &mut [K]) -> u64 {
+    gold.sort_unstable();
+    system.sort_unstable();
+    let (mut i, mut j, mut pairs) = (0, 0, 0u64);
+    while i < gold.len() && j < system.len() {
+        match gold[i].cmp(&system[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let key = gold[i];
+                let gold_run = gold[i..].iter().take_while(|&&k| k == key).count();
+                let system_run = system[j..].iter().take_while(|&&k| k == key).count();
+                pairs += (gold_run * system_run) as u64;
+                i += gold_run;
+                j += system_run;
+            }
+        }
+    }
+    pairs
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn matching_pairs_counts_like_a_nested_loop() {
+        let mut gold = [3, 1, 2, 2, 5];
+        let mut system = [2, 2, 2, 1, 4];
+        let nested = gold
+            .iter()
+            .map(|g| system.iter().filter(|&s| s == g).count() as u64)
+            .sum::<u64>();
+        assert_eq!(matching_pairs(&mut gold, &mut system), nested);
+        assert_eq!(nested, 7);
+    }
 
     #[test]
     fn scored_features_are_universal_features() {

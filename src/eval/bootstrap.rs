@@ -9,20 +9,23 @@
 //! overlap, so both are resampled over the same gold text. Sampling is seeded: the same seed
 //! gives the same figures.
 
-use super::score::{Metric, Report, Score};
+use super::report::{
+    Comparison, Counts, Intervals, Metric, MetricComparison, Report, Resampling, Score, Unit,
+};
 
-/// The counts of one unit: the gold sentences from `first_sentence` on (up to the next unit's).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Unit {
-    pub first_sentence: u64,
-    pub counts: [Score; Metric::COUNT],
+/// The 95% percentile interval of every metric's F1 over resamplings of the report's units
+/// (kept when [`super::EvalOptions::keep_units`] was set).
+pub fn confidence_intervals(report: &Report, resampling: Resampling) -> Intervals {
+    Intervals {
+        resampling,
+        f1: unit_intervals(report.units(), resampling),
+    }
 }
 
-/// A 95% interval of each metric's F1, in percent, indexed like [`Metric::ALL`].
-pub type Intervals = [(f64, f64); Metric::COUNT];
-
-/// The 95% percentile interval of every metric's F1 over `samples` resamplings of `units`.
-pub fn intervals(units: &[Unit], samples: usize, seed: u64) -> Intervals {
+fn unit_intervals(
+    units: &[Unit],
+    Resampling { samples, seed }: Resampling,
+) -> [(f64, f64); Metric::COUNT] {
     let mut f1s: Vec<Vec<f64>> = (0..Metric::COUNT)
         .map(|_| Vec::with_capacity(samples))
         .collect();
@@ -40,26 +43,11 @@ pub fn intervals(units: &[Unit], samples: usize, seed: u64) -> Intervals {
     out
 }
 
-/// One metric compared between systems A and B.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Comparison {
-    pub metric: Metric,
-    /// F1 of A and of B on the whole files, in percent.
-    pub a: f64,
-    pub b: f64,
-    /// Two-sided p-value: twice the share of resamplings where the difference is not on the
-    /// observed side (capped at 1).
-    pub p: f64,
-}
-
-impl Comparison {
-    pub fn significant(&self) -> bool {
-        self.p < 0.05
-    }
-}
-
-/// Paired bootstrap test of A against B (both evaluated against the same gold file).
-pub fn compare(a: &Report, b: &Report, samples: usize, seed: u64) -> Vec<Comparison> {
+/// Paired bootstrap test of system A against system B, both evaluated against the same gold
+/// file with their units kept; each is given with the name the text report shows.
+pub fn paired_test(a: (&str, &Report), b: (&str, &Report), resampling: Resampling) -> Comparison {
+    let ((a_name, a), (b_name, b)) = (a, b);
+    let Resampling { samples, seed } = resampling;
     let pairs = merge_units(a.units(), b.units());
     let mut rng = fastrand::Rng::with_seed(seed);
     // Per metric: resamplings where A - B <= 0, and where A - B >= 0.
@@ -81,11 +69,11 @@ pub fn compare(a: &Report, b: &Report, samples: usize, seed: u64) -> Vec<Compari
             not_below[m] += usize::from(d >= 0.0);
         }
     }
-    Metric::ALL
+    let metrics = Metric::ALL
         .iter()
         .map(|&metric| {
             let (fa, fb) = (a.score(metric).f1(), b.score(metric).f1());
-            let m = metric as usize;
+            let m = metric.index();
             let against = if fa > fb {
                 not_above[m]
             } else if fa < fb {
@@ -98,28 +86,30 @@ pub fn compare(a: &Report, b: &Report, samples: usize, seed: u64) -> Vec<Compari
             } else {
                 (2.0 * against as f64 / samples as f64).min(1.0)
             };
-            Comparison {
+            MetricComparison {
                 metric,
                 a: fa,
                 b: fb,
                 p,
             }
         })
-        .collect()
+        .collect();
+    Comparison {
+        a: a_name.to_string(),
+        b: b_name.to_string(),
+        resampling,
+        metrics,
+    }
 }
 
-fn add(total: &mut [Score; Metric::COUNT], counts: &[Score; Metric::COUNT]) {
+fn add(total: &mut Counts, counts: &Counts) {
     for (t, c) in total.iter_mut().zip(counts) {
         t.add(*c);
     }
 }
 
 /// Sums the counts of `units.len()` units drawn with replacement.
-fn resample<U>(
-    units: &[U],
-    rng: &mut fastrand::Rng,
-    counts: impl Fn(&U) -> &[Score; Metric::COUNT],
-) -> [Score; Metric::COUNT] {
+fn resample<U>(units: &[U], rng: &mut fastrand::Rng, counts: impl Fn(&U) -> &Counts) -> Counts {
     let mut total = [Score::default(); Metric::COUNT];
     if units.is_empty() {
         return total;
@@ -143,7 +133,7 @@ fn percentile_interval(values: &mut [f64]) -> (f64, f64) {
 
 /// Groups the units of A and B into units covering the same gold sentences: a group ends
 /// where both A and B start a new unit.
-fn merge_units(a: &[Unit], b: &[Unit]) -> Vec<([Score; Metric::COUNT], [Score; Metric::COUNT])> {
+fn merge_units(a: &[Unit], b: &[Unit]) -> Vec<(Counts, Counts)> {
     let mut out = Vec::new();
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
@@ -206,9 +196,10 @@ mod tests {
     #[test]
     fn intervals_are_seeded_and_contain_the_estimate() {
         let units: Vec<Unit> = (0..200).map(|i| unit(i, i % 10)).collect();
-        let once = intervals(&units, 300, 7);
-        assert_eq!(once, intervals(&units, 300, 7));
-        assert_ne!(once, intervals(&units, 300, 8));
+        let intervals = |seed| unit_intervals(&units, Resampling { samples: 300, seed });
+        let once = intervals(7);
+        assert_eq!(once, intervals(7));
+        assert_ne!(once, intervals(8));
         let (lo, hi) = once[0];
         // The full-data F1 is 45%; the interval is around it and not degenerate.
         assert!(lo < 45.0 && 45.0 < hi && hi - lo < 10.0, "{lo} {hi}");

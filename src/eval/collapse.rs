@@ -250,10 +250,6 @@ impl CollapsedGraph {
         self.edges.len()
     }
 
-    pub fn word_count(&self) -> usize {
-        self.starts.len().saturating_sub(1)
-    }
-
     pub fn path(&self, edge: &CollapsedEdge) -> &str {
         &self.text[edge.path.start as usize..edge.path.end as usize]
     }

@@ -7,85 +7,9 @@
 //! subtype included; features score partially: the share of the gold word's features the system
 //! word has with the same value (1 for a gold word without features, extra system features
 //! cost nothing).
-
-use serde_json::{json, Value};
-use std::fmt;
-
-/// Sums over gold words.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GramEval {
-    /// Gold words.
-    pub words: u64,
-    /// Words with the right UPOS.
-    pub upos: u64,
-    /// Words with the right lemma.
-    pub lemmas: u64,
-    /// Words with the right head and relation.
-    pub las: u64,
-    /// Sum of the per-word feature shares.
-    pub feats: f64,
-}
-
-impl GramEval {
-    fn percent(&self, part: f64) -> f64 {
-        if self.words == 0 {
-            0.0
-        } else {
-            100.0 * part / self.words as f64
-        }
-    }
-
-    /// The four accuracies in percent: UPOS, features, lemmas, LAS.
-    pub fn accuracies(&self) -> [f64; 4] {
-        [
-            self.percent(self.upos as f64),
-            self.percent(self.feats),
-            self.percent(self.lemmas as f64),
-            self.percent(self.las as f64),
-        ]
-    }
-
-    /// The overall quality: the mean of the four accuracies.
-    pub fn quality(&self) -> f64 {
-        self.accuracies().iter().sum::<f64>() / 4.0
-    }
-
-    /// Adds the sums of `other`.
-    pub fn add(&mut self, other: &GramEval) {
-        self.words += other.words;
-        self.upos += other.upos;
-        self.lemmas += other.lemmas;
-        self.las += other.las;
-        self.feats += other.feats;
-    }
-
-    /// `{"UPOS","Feats","Lemmas","LAS","Quality"}` in percent.
-    pub fn to_json(&self) -> Value {
-        let [upos, feats, lemmas, las] = self.accuracies();
-        json!({ "UPOS": upos, "Feats": feats, "Lemmas": lemmas, "LAS": las, "Quality": self.quality() })
-    }
-}
-
-impl fmt::Display for GramEval {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [upos, feats, lemmas, las] = self.accuracies();
-        writeln!(
-            f,
-            "GramEval 2020 (accuracy over {} gold words):",
-            crate::text::thousands(self.words)
-        )?;
-        for (name, value) in [
-            ("UPOS", upos),
-            ("Feats", feats),
-            ("Lemmas", lemmas),
-            ("LAS", las),
-            ("Quality", self.quality()),
-        ] {
-            writeln!(f, "  {name:<22} {value:>7.2}")?;
-        }
-        Ok(())
-    }
-}
+//!
+//! This module compares one word's labels; `align.rs` sums over a chunk's words into
+//! [`super::GramEval`], which the report renders.
 
 /// Whether two labels are equal ignoring case, with `ё` read as `е` (after lower-casing, so
 /// `Ё` is `е` too).

@@ -1,9 +1,14 @@
 //! Evaluation against gold: every metric of the CoNLL 2018 and IWPT 2021 shared tasks (Tokens,
 //! Sentences, Words, UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS, CLAS, MLAS, BLEX, ELAS,
 //! EULAS) computed as `iwpt21_xud_eval.py` does, on any tokenization and sentence segmentation
-//! (see `align.rs`), and an optional per-phenomenon breakdown (see `docs/phenomena.md`);
-//! `by_rule.rs` runs a profile's rules on a system's basic trees and names the rule behind each
-//! wrong edge.
+//! (see `align.rs`), an optional per-phenomenon breakdown (see `docs/phenomena.md`) and the
+//! GramEval 2020 score, bootstrap intervals and paired tests (`bootstrap.rs`), and macro
+//! averages over pairs of files. What it reports, and how that prints as text or JSON, is in
+//! `report.rs`.
+//!
+//! Eval is a pure scorer: it reads two annotated files and runs no rules. Naming the rule behind
+//! each wrong edge (`eudify eval --by-rule`) sits above it and the engine, in `crate::by_rule`,
+//! which scores through [`evaluate_chunks`] and reads each [`AlignedChunk`].
 //!
 //! The files are read a chunk of sentences at a time (where both end a sentence at the same
 //! character), so memory grows with the longest stretch of differently segmented text, not with
@@ -14,25 +19,27 @@
 //! task's `enhanced_collapse_empty_nodes.pl` did; the phenomenon breakdown works on the graphs
 //! as they are, empty nodes included.
 
+// The scorer's parts, private: what a client needs is re-exported below.
 mod align;
-// The CLI's bootstrap and the scorer's parts: crate-private (the types a report holds are
-// re-exported below).
-internal_modules! { collapse grameval phenomena score }
-#[allow(missing_docs)] // public for the CLI until eval's report types are settled
-pub mod bootstrap;
-#[allow(missing_docs)]
-pub mod by_rule;
+mod bootstrap;
+mod collapse;
+mod grameval;
+pub(crate) mod phenomena;
+mod report;
 
-pub use grameval::GramEval;
-pub use phenomena::{Phenomenon, PhenomenonScores};
-pub use score::{Metric, Report, Score};
+pub(crate) use align::AlignedChunk;
+pub use bootstrap::{confidence_intervals, paired_test};
+pub use report::{
+    Comparison, Evaluation, GramEval, Intervals, MacroReport, MeanScore, Metric, MetricComparison,
+    PairReport, Phenomenon, PhenomenonScores, Report, Resampling, Score,
+};
 
 use crate::conllu::input;
 use crate::conllu::NodeId;
 use align::{Aligner, Leftover, Side};
 use phenomena::MappedEdge;
 use std::io::{self, BufRead};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What to compute besides the IWPT scores.
 #[derive(Clone, Debug, Default)]
@@ -98,6 +105,30 @@ pub fn evaluate_files(gold: &Path, system: &Path, opts: &EvalOptions) -> Result<
     evaluate_readers(&gold_name, gold_reader, &system_name, system_reader, opts)
 }
 
+/// Scores every (gold, system) pair, in order, stopping at the first that cannot be
+/// evaluated; with `bootstrap`, each pair's F1 intervals too (`options` must keep units).
+pub fn evaluate_pairs(
+    pairs: &[(PathBuf, PathBuf)],
+    options: &EvalOptions,
+    bootstrap: Option<Resampling>,
+) -> Result<MacroReport, EvalError> {
+    let mut reports = Vec::with_capacity(pairs.len());
+    for (gold, system) in pairs {
+        reports.push(evaluate_files(gold, system, options)?);
+    }
+    let pairs = pairs
+        .iter()
+        .zip(reports)
+        .map(|((gold, system), report)| PairReport {
+            gold: gold.display().to_string(),
+            system: system.display().to_string(),
+            intervals: bootstrap.map(|resampling| confidence_intervals(&report, resampling)),
+            report,
+        })
+        .collect();
+    Ok(MacroReport { pairs })
+}
+
 /// `path` opened for scoring (`-` is stdin; gzip recognised), with the name messages give it.
 pub(crate) fn open_named(path: &Path) -> Result<(String, Box<dyn BufRead>), EvalError> {
     let file = input::display_name(path);
@@ -115,17 +146,17 @@ pub fn evaluate_readers(
     system: impl BufRead,
     opts: &EvalOptions,
 ) -> Result<Report, EvalError> {
-    evaluate_chunks(gold_name, gold, system_name, system, opts, &mut |_, _| {})
+    evaluate_chunks(gold_name, gold, system_name, system, opts, &mut |_| {})
 }
 
 /// [`evaluate_readers`], calling `on_chunk` with each aligned chunk once it is scored.
-fn evaluate_chunks<G: BufRead, S: BufRead>(
+pub(crate) fn evaluate_chunks<G: BufRead, S: BufRead>(
     gold_name: &str,
     gold: G,
     system_name: &str,
     system: S,
     opts: &EvalOptions,
-    on_chunk: &mut dyn FnMut(&Side<G>, &Side<S>),
+    on_chunk: &mut dyn FnMut(&AlignedChunk<G, S>),
 ) -> Result<Report, EvalError> {
     let mut gold = Side::new(gold_name, gold);
     let mut system = Side::new(system_name, system);
@@ -152,8 +183,12 @@ fn evaluate_chunks<G: BufRead, S: BufRead>(
                 Leftover::System => !gold.next_starts_with_multiword()?,
             };
             if ends {
-                finish_chunk(&mut report, &gold, &system);
-                on_chunk(&gold, &system);
+                let chunk = AlignedChunk {
+                    gold: &gold,
+                    system: &system,
+                };
+                finish_chunk(&mut report, &chunk);
+                on_chunk(&chunk);
                 gold.clear_chunk();
                 system.clear_chunk();
                 checked = 0;
@@ -173,8 +208,12 @@ fn evaluate_chunks<G: BufRead, S: BufRead>(
             if both_started || gold.chunk_sentences() + system.chunk_sentences() > 0 {
                 // The last chunk: whatever is left over stays unaligned.
                 aligner.align(&mut gold, &mut system)?;
-                finish_chunk(&mut report, &gold, &system);
-                on_chunk(&gold, &system);
+                let chunk = AlignedChunk {
+                    gold: &gold,
+                    system: &system,
+                };
+                finish_chunk(&mut report, &chunk);
+                on_chunk(&chunk);
             }
             break;
         };
@@ -188,7 +227,8 @@ fn evaluate_chunks<G: BufRead, S: BufRead>(
 }
 
 /// Adds an aligned chunk's counts to the report.
-fn finish_chunk<G, S>(report: &mut Report, gold: &Side<G>, system: &Side<S>) {
+fn finish_chunk<G, S>(report: &mut Report, chunk: &AlignedChunk<G, S>) {
+    let (gold, system) = (chunk.gold, chunk.system);
     // Gold sentences before this chunk.
     let first_sentence = gold.total_sentences - gold.chunk_sentences() as u64;
     report.add(first_sentence, &align::score_chunk(gold, system));
@@ -196,29 +236,17 @@ fn finish_chunk<G, S>(report: &mut Report, gold: &Side<G>, system: &Side<S>) {
         gram_eval.add(&align::grameval_chunk(gold, system));
     }
     if let Some(phenomena) = &mut report.phenomena {
-        phenomena_of_chunk(phenomena, gold, system);
+        phenomena_of_chunk(phenomena, chunk);
     }
-}
-
-/// Whether a chunk is one sentence on each side, their words aligned one to one in order: its
-/// graphs then compare directly, node ids and all.
-fn one_to_one<G, S>(gold: &Side<G>, system: &Side<S>) -> bool {
-    gold.chunk_sentences() == 1
-        && system.chunk_sentences() == 1
-        && gold.words.len() == system.words.len()
-        && gold
-            .words
-            .iter()
-            .enumerate()
-            .all(|(i, w)| w.aligned as usize == i)
 }
 
 /// The phenomenon breakdown of a chunk. A gold sentence and a system sentence whose words
 /// align one to one in order compare directly; otherwise system edges are carried into each gold
-/// sentence's numbering through the alignment ([`PhenomenonScores::add_mapped`]).
-fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, system: &Side<S>) {
-    if one_to_one(gold, system) {
-        phenomena.add_sentence(gold.sentence(0), system.sentence(0));
+/// sentence's numbering through the alignment ([`phenomena::add_mapped`]).
+fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, chunk: &AlignedChunk<G, S>) {
+    let (gold, system) = (chunk.gold, chunk.system);
+    if chunk.one_to_one() {
+        phenomena::add_sentence(phenomena, gold.sentence(0), system.sentence(0));
         return;
     }
     let (mut edges, mut aligned) = (Vec::new(), Vec::new());
@@ -257,7 +285,7 @@ fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, sy
                 });
             }
         }
-        phenomena.add_mapped(sentence, &edges, &aligned);
+        phenomena::add_mapped(phenomena, sentence, &edges, &aligned);
     }
     // System edges into unaligned words and into empty nodes match nothing.
     for s in system
@@ -267,14 +295,14 @@ fn phenomena_of_chunk<G, S>(phenomena: &mut PhenomenonScores, gold: &Side<G>, sy
     {
         let ss = system.sentence(s.sentence);
         for (head, _) in ss.deps(&ss.words[s.index as usize]) {
-            phenomena.add_unmatched_system(head.is_empty_node());
+            phenomena::add_unmatched_system(phenomena, head.is_empty_node());
         }
     }
     for i in 0..system.chunk_sentences() as u32 {
         let ss = system.sentence(i);
         for empty in &ss.empty_nodes {
             for _ in ss.deps(empty) {
-                phenomena.add_unmatched_system(true);
+                phenomena::add_unmatched_system(phenomena, true);
             }
         }
     }

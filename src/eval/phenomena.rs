@@ -7,151 +7,45 @@
 //! describes each one.
 
 use super::collapse::universal;
-use super::score::Score;
+use super::report::{Phenomenon, PhenomenonScores};
 use crate::conllu::sentence::DEPREL;
 use crate::conllu::{NodeId, Sentence};
 
-/// A class of enhanced edge (or of missing basic edge).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Phenomenon {
-    /// B: identical to the basic edge (same head, same label).
-    Basic,
-    /// C: the basic edge with a subtype added to its label (`obl` → `obl:from`).
-    CaseLabel,
-    /// L: the basic edge's two nodes in the same direction, another label.
-    Relabelled,
-    /// P: a coordination's parent propagated to a non-first conjunct.
-    PropagatedParent,
-    /// S: a dependent shared from a conjunct partner.
-    SharedDependent,
-    /// X: controlled (external) subject of an xcomp.
-    ControlledSubject,
-    /// R: relative clause: `ref`, or an edge from inside the clause to the modified nominal.
-    RelativeClause,
-    /// G: an edge touching an empty node.
-    EmptyNode,
-    /// E: any other added edge.
-    Other,
-    /// O: a basic edge missing because its dependent hangs from an empty node instead.
-    ReplacedByEmptyNode,
-    /// W: a basic edge into a relative pronoun missing because it is attached by `ref`.
-    ReplacedByRef,
-    /// M: a basic edge missing for no known reason.
-    Missing,
+/// Adds one sentence pair (words aligned 1:1, already checked).
+///
+/// Within a class, gold and system items are matched as multisets of (dependent, head,
+/// label); for missing basic edges the label is the basic DEPREL.
+pub fn add_sentence(scores: &mut PhenomenonScores, gold: &Sentence, system: &Sentence) {
+    let tree = BasicTree::new(gold);
+    let mut gold_items = tree.items(gold);
+    let mut system_items = tree.items(system);
+    count_and_match(scores, &mut gold_items, &mut system_items);
 }
 
-impl Phenomenon {
-    /// Every class, in report order: added edges first, then missing basic edges.
-    pub const ALL: [Phenomenon; 12] = [
-        Phenomenon::Basic,
-        Phenomenon::CaseLabel,
-        Phenomenon::Relabelled,
-        Phenomenon::PropagatedParent,
-        Phenomenon::SharedDependent,
-        Phenomenon::ControlledSubject,
-        Phenomenon::RelativeClause,
-        Phenomenon::EmptyNode,
-        Phenomenon::Other,
-        Phenomenon::ReplacedByEmptyNode,
-        Phenomenon::ReplacedByRef,
-        Phenomenon::Missing,
-    ];
-
-    /// The first class of basic edges *missing* from the enhanced graph.
-    pub const FIRST_MISSING: Phenomenon = Phenomenon::ReplacedByEmptyNode;
-
-    /// The one-letter code used in reports and JSON keys.
-    pub fn code(self) -> &'static str {
-        match self {
-            Phenomenon::Basic => "B",
-            Phenomenon::CaseLabel => "C",
-            Phenomenon::Relabelled => "L",
-            Phenomenon::PropagatedParent => "P",
-            Phenomenon::SharedDependent => "S",
-            Phenomenon::ControlledSubject => "X",
-            Phenomenon::RelativeClause => "R",
-            Phenomenon::EmptyNode => "G",
-            Phenomenon::Other => "E",
-            Phenomenon::ReplacedByEmptyNode => "O",
-            Phenomenon::ReplacedByRef => "W",
-            Phenomenon::Missing => "M",
-        }
+/// Counts gold and system items per class, and their multiset intersection as correct.
+fn count_and_match(
+    scores: &mut PhenomenonScores,
+    gold_items: &mut [Item],
+    system_items: &mut [Item],
+) {
+    gold_items.sort_unstable();
+    system_items.sort_unstable();
+    for item in gold_items.iter() {
+        scores.get_mut(item.0).gold += 1;
     }
-
-    /// The name shown in reports (`case label`, `xcomp subject`…).
-    pub fn name(self) -> &'static str {
-        match self {
-            Phenomenon::Basic => "basic",
-            Phenomenon::CaseLabel => "case label",
-            Phenomenon::Relabelled => "relabelled",
-            Phenomenon::PropagatedParent => "conj parent",
-            Phenomenon::SharedDependent => "conj shared dep",
-            Phenomenon::ControlledSubject => "xcomp subject",
-            Phenomenon::RelativeClause => "relative clause",
-            Phenomenon::EmptyNode => "empty node",
-            Phenomenon::Other => "other added",
-            Phenomenon::ReplacedByEmptyNode => "for empty node",
-            Phenomenon::ReplacedByRef => "for ref",
-            Phenomenon::Missing => "missing",
-        }
+    for item in system_items.iter() {
+        scores.get_mut(item.0).system += 1;
     }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// Scores per class, summed over sentences.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PhenomenonScores {
-    scores: [Score; 12],
-}
-
-impl PhenomenonScores {
-    /// The score of one class.
-    pub fn get(&self, class: Phenomenon) -> Score {
-        self.scores[class.index()]
-    }
-
-    /// Every class with its score, in [`Phenomenon::ALL`] order.
-    pub fn iter(&self) -> impl Iterator<Item = (Phenomenon, &Score)> + '_ {
-        Phenomenon::ALL
-            .iter()
-            .map(move |&c| (c, &self.scores[c.index()]))
-    }
-
-    /// Adds one sentence pair (words aligned 1:1, already checked).
-    ///
-    /// Within a class, gold and system items are matched as multisets of (dependent, head,
-    /// label); for missing basic edges the label is the basic DEPREL.
-    pub fn add_sentence(&mut self, gold: &Sentence, system: &Sentence) {
-        let tree = BasicTree::new(gold);
-        let mut gold_items = tree.items(gold);
-        let mut system_items = tree.items(system);
-        self.count_and_match(&mut gold_items, &mut system_items);
-    }
-
-    /// Counts gold and system items per class, and their multiset intersection as correct.
-    fn count_and_match(&mut self, gold_items: &mut [Item], system_items: &mut [Item]) {
-        gold_items.sort_unstable();
-        system_items.sort_unstable();
-        for item in gold_items.iter() {
-            self.scores[item.0.index()].gold += 1;
-        }
-        for item in system_items.iter() {
-            self.scores[item.0.index()].system += 1;
-        }
-        // Multiset intersection of two sorted lists.
-        let (mut i, mut j) = (0, 0);
-        while i < gold_items.len() && j < system_items.len() {
-            match gold_items[i].cmp(&system_items[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    self.scores[gold_items[i].0.index()].correct += 1;
-                    i += 1;
-                    j += 1;
-                }
+    // Multiset intersection of two sorted lists.
+    let (mut i, mut j) = (0, 0);
+    while i < gold_items.len() && j < system_items.len() {
+        match gold_items[i].cmp(&system_items[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                scores.get_mut(gold_items[i].0).correct += 1;
+                i += 1;
+                j += 1;
             }
         }
     }
@@ -170,54 +64,61 @@ pub(crate) struct MappedEdge<'a> {
     pub label: &'a str,
 }
 
-impl PhenomenonScores {
-    /// Adds a gold sentence and the system edges into its words through the alignment (for
-    /// tokenization or segmentation that differ). System edges are classified against the gold
-    /// tree as in [`PhenomenonScores::add_sentence`]; one without a gold head is a system item
-    /// that matches nothing (class G if its head is an empty node, else E). A missing basic
-    /// edge counts on the system side only for gold words with an aligned system word.
-    pub(crate) fn add_mapped(&mut self, gold: &Sentence, edges: &[MappedEdge], aligned: &[bool]) {
-        let tree = BasicTree::new(gold);
-        let mut gold_items = tree.items(gold);
-        // A head no gold node has: matches nothing.
-        let nowhere = NodeId::word(u32::MAX);
-        let mut system_items: Vec<Item> = edges
-            .iter()
-            .map(|e| {
-                let dep = NodeId::word(e.dep);
-                match e.head {
-                    Some(head) => (tree.classify_edge(dep, head, e.label), dep, head, e.label),
-                    None if e.head_is_empty => (Phenomenon::EmptyNode, dep, nowhere, e.label),
-                    None => (Phenomenon::Other, dep, nowhere, e.label),
-                }
-            })
-            .collect();
-        for d in 1..=tree.len() {
-            if !aligned.get(d as usize).copied().unwrap_or(false) {
-                continue;
+/// Adds a gold sentence and the system edges into its words through the alignment (for
+/// tokenization or segmentation that differ). System edges are classified against the gold
+/// tree as in [`add_sentence`]; one without a gold head is a system item that matches nothing
+/// (class G if its head is an empty node, else E). A missing basic edge counts on the system
+/// side only for gold words with an aligned system word.
+pub(crate) fn add_mapped(
+    scores: &mut PhenomenonScores,
+    gold: &Sentence,
+    edges: &[MappedEdge],
+    aligned: &[bool],
+) {
+    let tree = BasicTree::new(gold);
+    let mut gold_items = tree.items(gold);
+    // A head no gold node has: matches nothing.
+    let nowhere = NodeId::word(u32::MAX);
+    let mut system_items: Vec<Item> = edges
+        .iter()
+        .map(|e| {
+            let dep = NodeId::word(e.dep);
+            match e.head {
+                Some(head) => (tree.classify_edge(dep, head, e.label), dep, head, e.label),
+                None if e.head_is_empty => (Phenomenon::EmptyNode, dep, nowhere, e.label),
+                None => (Phenomenon::Other, dep, nowhere, e.label),
             }
-            let basic_head = NodeId::word(tree.head(d));
-            let into = || edges.iter().filter(move |e| e.dep == d);
-            if into().any(|e| e.head == Some(basic_head)) {
-                continue;
-            }
-            let class = if into().any(|e| e.head_is_empty) {
-                Phenomenon::ReplacedByEmptyNode
-            } else if into().any(|e| universal(e.label) == "ref") {
-                Phenomenon::ReplacedByRef
-            } else {
-                Phenomenon::Missing
-            };
-            system_items.push((class, NodeId::word(d), basic_head, tree.deprel[d as usize]));
+        })
+        .collect();
+    for d in 1..=tree.len() {
+        if !aligned.get(d as usize).copied().unwrap_or(false) {
+            continue;
         }
-        self.count_and_match(&mut gold_items, &mut system_items);
+        let basic_head = NodeId::word(tree.head(d));
+        let into = || edges.iter().filter(move |e| e.dep == d);
+        if into().any(|e| e.head == Some(basic_head)) {
+            continue;
+        }
+        let class = if into().any(|e| e.head_is_empty) {
+            Phenomenon::ReplacedByEmptyNode
+        } else if into().any(|e| universal(e.label) == "ref") {
+            Phenomenon::ReplacedByRef
+        } else {
+            Phenomenon::Missing
+        };
+        system_items.push((class, NodeId::word(d), basic_head, tree.deprel[d as usize]));
     }
+    count_and_match(scores, &mut gold_items, &mut system_items);
+}
 
-    /// Adds a system edge that cannot be matched (its dependent is not aligned to a gold word).
-    pub(crate) fn add_unmatched_system(&mut self, touches_empty_node: bool) {
-        let class = if touches_empty_node { Phenomenon::EmptyNode } else { Phenomenon::Other };
-        self.scores[class.index()].system += 1;
-    }
+/// Adds a system edge that cannot be matched (its dependent is not aligned to a gold word).
+pub(crate) fn add_unmatched_system(scores: &mut PhenomenonScores, touches_empty_node: bool) {
+    let class = if touches_empty_node {
+        Phenomenon::EmptyNode
+    } else {
+        Phenomenon::Other
+    };
+    scores.get_mut(class).system += 1;
 }
 
 /// (class, dependent, head, label) of a classified edge.
@@ -428,6 +329,7 @@ mod tests {
     use super::Phenomenon::*;
     use super::*;
     use crate::eval::test_util::sentence;
+    use crate::eval::Score;
 
     /// Classes of the edges into word (or empty node) `dep`, in DEPS order.
     fn classes(s: &Sentence, dep: &str) -> Vec<Phenomenon> {
@@ -629,7 +531,7 @@ mod tests {
             ("4", "2", "conj", "2:conj:or"),
         ]);
         let mut scores = PhenomenonScores::default();
-        scores.add_sentence(&gold, &system);
+        add_sentence(&mut scores, &gold, &system);
         assert_eq!(
             scores.get(Basic),
             Score {
@@ -668,7 +570,7 @@ mod tests {
         );
         // Identical graphs score 100 in every class that occurs.
         let mut same = PhenomenonScores::default();
-        same.add_sentence(&gold, &gold);
+        add_sentence(&mut same, &gold, &gold);
         for (_, score) in same.iter() {
             assert_eq!(score.gold, score.correct);
             assert_eq!(score.system, score.correct);

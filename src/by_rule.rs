@@ -1,10 +1,14 @@
 //! `eudify eval --by-rule`: which rule made each wrong enhanced edge, and which gold edges no
 //! rule made, by phenomenon — the diagnostic the accuracy work lives on.
 //!
+//! It sits above both the engine and eval, which know nothing of each other: it runs the rules
+//! and hands the output to the scorer as the system file, then reads each aligned chunk the
+//! scorer passes back ([`AlignedChunk`]).
+//!
 //! The system input's basic trees are enhanced here, with each output edge's origin (the rule
 //! that added it or last changed its label, or the basic copy) and each rule application's
 //! removals ([`Enhancer::trace`]). The enhanced text is then scored against gold as `eval` does,
-//! on any tokenization (`eval/align.rs`), and per chunk of aligned sentences each system edge
+//! on any tokenization (`src/eval/align.rs`), and per chunk of aligned sentences each system edge
 //! is matched with the gold edges: one that matches none is *wrong* and counts against its
 //! origin; a gold edge that no system edge matches is *missing*, counted under its phenomenon
 //! ([`Phenomenon`], classified against the gold tree as `--phenomena` does) and against the
@@ -15,16 +19,18 @@
 //! carried into gold's numbering through the alignment, and an edge with an empty node or an
 //! unaligned word at either end matches nothing.
 
-use super::align::{Side, UNALIGNED};
-use super::phenomena::{BasicTree, Phenomenon};
-use super::{evaluate_chunks, one_to_one, EvalError, EvalOptions, Report};
 use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
 use crate::engine::Enhancer;
+use crate::eval::phenomena::BasicTree;
+use crate::eval::{
+    evaluate_chunks, open_named, AlignedChunk, EvalError, EvalOptions, Metric, Phenomenon, Report,
+};
 use crate::graph::Origin;
 use crate::text::thousands;
 use rustc_hash::FxHashMap;
-use serde_json::{json, Value};
+use serde::{Serialize, Serializer};
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, Read};
@@ -128,8 +134,11 @@ pub struct MissingRow {
 pub struct ByRule {
     /// The scores of the enhanced output, as `eudify eval` gives them.
     pub report: Report,
+    /// The profile whose rules ran.
     pub profile: String,
+    /// The gold file's name in messages.
     pub gold_name: String,
+    /// The system file's name in messages.
     pub system_name: String,
     /// Every origin that made or removed an edge, most errors first (then most edges made);
     /// the basic copy is a row too.
@@ -147,8 +156,8 @@ pub fn evaluate_files_by_rule(
     system: &Path,
     enhancer: &Enhancer,
 ) -> Result<ByRule, EvalError> {
-    let (gold_name, gold_reader) = super::open_named(gold)?;
-    let (system_name, system_reader) = super::open_named(system)?;
+    let (gold_name, gold_reader) = open_named(gold)?;
+    let (system_name, system_reader) = open_named(system)?;
     evaluate_by_rule(
         &gold_name,
         gold_reader,
@@ -186,9 +195,9 @@ pub fn evaluate_by_rule(
         system_name,
         reader,
         &EvalOptions::default(),
-        &mut |g, s| {
+        &mut |chunk| {
             let mut shared = shared.borrow_mut();
-            tally.add_chunk(g, s, &mut shared.produced);
+            tally.add_chunk(chunk, &mut shared.produced);
         },
     );
     let mut shared = shared.borrow_mut();
@@ -404,21 +413,16 @@ impl Tally {
 
     /// Matches the system edges of an aligned chunk with its gold edges; `produced` holds the
     /// chunk's system sentences first.
-    fn add_chunk<G, S>(
-        &mut self,
-        gold: &Side<G>,
-        system: &Side<S>,
-        produced: &mut VecDeque<Produced>,
-    ) {
-        let direct = one_to_one(gold, system);
-        let trees: Vec<BasicTree> = (0..gold.chunk_sentences() as u32)
-            .map(|gs| BasicTree::new(gold.sentence(gs)))
+    fn add_chunk<G, S>(&mut self, chunk: &AlignedChunk<G, S>, produced: &mut VecDeque<Produced>) {
+        let direct = chunk.one_to_one();
+        let trees: Vec<BasicTree> = (0..chunk.gold_sentences())
+            .map(|gs| BasicTree::new(chunk.gold_sentence(gs)))
             .collect();
         // Gold edges: how many times each occurs, and how many of those the system matched.
         let mut gold_edges: FxHashMap<Key, (u32, u32)> = FxHashMap::default();
         let mut gold_pairs: FxHashMap<(u32, NodeId, NodeId), Vec<&str>> = FxHashMap::default();
-        for gs in 0..gold.chunk_sentences() as u32 {
-            let sentence = gold.sentence(gs);
+        for gs in 0..chunk.gold_sentences() {
+            let sentence = chunk.gold_sentence(gs);
             for token in sentence.tokens_in_order() {
                 for (head, label) in sentence.deps(token) {
                     gold_edges.entry((gs, token.id, head, label)).or_default().0 += 1;
@@ -429,15 +433,14 @@ impl Tally {
                 }
             }
         }
-        let map = |si: u32, dependent: NodeId, head: NodeId| {
-            map_edge(gold, system, direct, si, dependent, head)
-        };
-        let chunk: Vec<Produced> = produced
-            .drain(..system.chunk_sentences().min(produced.len()))
+        let map =
+            |si: u32, dependent: NodeId, head: NodeId| map_edge(chunk, direct, si, dependent, head);
+        let system_sentences: Vec<Produced> = produced
+            .drain(..(chunk.system_sentences() as usize).min(produced.len()))
             .collect();
         let mut system_pairs: FxHashMap<(u32, NodeId, NodeId), Vec<&str>> = FxHashMap::default();
         let mut removals: FxHashMap<Key, usize> = FxHashMap::default();
-        for (si, sentence) in chunk.iter().enumerate() {
+        for (si, sentence) in system_sentences.iter().enumerate() {
             let sent_id = sentence_name(
                 sentence.sent_id.as_deref(),
                 self.system_sentences + si as u64,
@@ -491,8 +494,8 @@ impl Tally {
                 }
             }
         }
-        for gs in 0..gold.chunk_sentences() as u32 {
-            let sentence = gold.sentence(gs);
+        for gs in 0..chunk.gold_sentences() {
+            let sentence = chunk.gold_sentence(gs);
             let sent_id =
                 sentence_name(sentence.comment("sent_id"), self.gold_sentences + gs as u64);
             for token in sentence.tokens_in_order() {
@@ -528,8 +531,8 @@ impl Tally {
                 }
             }
         }
-        self.gold_sentences += gold.chunk_sentences() as u64;
-        self.system_sentences += system.chunk_sentences() as u64;
+        self.gold_sentences += u64::from(chunk.gold_sentences());
+        self.system_sentences += u64::from(chunk.system_sentences());
     }
 
     fn finish(
@@ -627,8 +630,7 @@ fn sentence_name(sent_id: Option<&str>, index: u64) -> String {
 /// chunk: `(gold sentence, dependent, head)`, or `None` when it has no counterpart there (an
 /// unaligned word or an empty node at either end, or a head in another gold sentence).
 fn map_edge<G, S>(
-    gold: &Side<G>,
-    system: &Side<S>,
+    chunk: &AlignedChunk<G, S>,
     direct: bool,
     si: u32,
     dependent: NodeId,
@@ -640,84 +642,161 @@ fn map_edge<G, S>(
     if dependent.is_empty_node() || head.is_empty_node() {
         return None;
     }
-    let base = system.sentence_base(si);
-    let gold_word = |n: u32| {
-        let aligned = system.words.get((base + n - 1) as usize)?.aligned;
-        if aligned == UNALIGNED {
-            return None;
-        }
-        let gs = gold.words[aligned as usize].sentence;
-        Some((gs, aligned - gold.sentence_base(gs) + 1))
-    };
-    let (gs, d) = gold_word(dependent.word)?;
+    let (gs, d) = chunk.gold_word(si, dependent.word)?;
     if head.is_root() {
         return Some((gs, NodeId::word(d), NodeId::ROOT));
     }
-    let (head_gs, h) = gold_word(head.word)?;
+    let (head_gs, h) = chunk.gold_word(si, head.word)?;
     (head_gs == gs).then(|| (gs, NodeId::word(d), NodeId::word(h)))
 }
 
-impl ByRule {
-    /// The report as one JSON object: the scores (as `eval --json`), then `rules` and
-    /// `missing`, every wrong and missing edge listed.
-    pub fn to_json(&self) -> Value {
-        let rules: Vec<Value> = self
+/// The JSON: `eval --json`'s object of the scores, plus `by_rule`. Its objects list their keys
+/// in sorted order, as the report's do (`src/eval/report.rs`).
+#[derive(Serialize)]
+struct ByRuleJson<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    by_rule: BodyJson<'a>,
+}
+
+#[derive(Serialize)]
+struct BodyJson<'a> {
+    gold: &'a str,
+    missing: Vec<MissingRowJson<'a>>,
+    profile: &'a str,
+    rules: Vec<RuleJson<'a>>,
+    runaways: &'a [String],
+    system: &'a str,
+}
+
+#[derive(Serialize)]
+struct RuleJson<'a> {
+    correct: u64,
+    errors: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phase: Option<&'a str>,
+    produced: u64,
+    removed: u64,
+    rule: &'a str,
+    wrong: Vec<WrongJson<'a>>,
+    wrong_by_phenomenon: BTreeMap<&'static str, u64>,
+    wrong_count: usize,
+}
+
+#[derive(Serialize)]
+struct WrongJson<'a> {
+    #[serde(serialize_with = "shown")]
+    dependent: NodeId,
+    gold_labels: &'a [String],
+    #[serde(serialize_with = "shown")]
+    head: NodeId,
+    label: &'a str,
+    line: usize,
+    phenomenon: &'static str,
+    sent_id: &'a str,
+}
+
+#[derive(Serialize)]
+struct MissingRowJson<'a> {
+    gold: u64,
+    missing: Vec<MissingJson<'a>>,
+    missing_count: usize,
+    name: &'static str,
+    phenomenon: &'static str,
+}
+
+#[derive(Serialize)]
+struct MissingJson<'a> {
+    #[serde(serialize_with = "shown")]
+    dependent: NodeId,
+    #[serde(serialize_with = "shown")]
+    head: NodeId,
+    label: &'a str,
+    line: usize,
+    removed_by: Option<&'a str>,
+    sent_id: &'a str,
+    system_labels: &'a [String],
+}
+
+/// A node id as CoNLL-U writes it (`4`, `8.1`).
+fn shown<S: Serializer>(id: &NodeId, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(id)
+}
+
+/// The scores (as `eval --json`), then `by_rule`: `rules` and `missing`, every wrong and
+/// missing edge listed.
+impl Serialize for ByRule {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let rules = self
             .rules
             .iter()
-            .map(|row| {
-                let wrong: Vec<Value> = row
+            .map(|row| RuleJson {
+                correct: row.correct,
+                errors: row.errors(),
+                location: row.rule.as_ref().map(|r| &r.location[..]),
+                phase: row.rule.as_ref().map(|r| &r.phase[..]),
+                produced: row.produced,
+                removed: row.removed,
+                rule: row.name(),
+                wrong: row
                     .wrong
                     .iter()
-                    .map(|e| {
-                        json!({
-                            "sent_id": e.sent_id, "line": e.line, "dependent": e.dependent.to_string(),
-                            "head": e.head.to_string(), "label": e.label, "phenomenon": e.phenomenon.code(),
-                            "gold_labels": e.gold_labels,
-                        })
+                    .map(|e| WrongJson {
+                        dependent: e.dependent,
+                        gold_labels: &e.gold_labels,
+                        head: e.head,
+                        label: &e.label,
+                        line: e.line,
+                        phenomenon: e.phenomenon.code(),
+                        sent_id: &e.sent_id,
                     })
-                    .collect();
-                let by_phenomenon: serde_json::Map<String, Value> =
-                    row.wrong_by_phenomenon().into_iter().map(|(p, n)| (p.code().to_string(), json!(n))).collect();
-                let mut value = json!({
-                    "rule": row.name(), "wrong_by_phenomenon": by_phenomenon,
-                    "produced": row.produced, "correct": row.correct, "wrong_count": row.wrong.len(),
-                    "removed": row.removed, "errors": row.errors(), "wrong": wrong,
-                });
-                if let Some(rule) = &row.rule {
-                    value["location"] = json!(rule.location);
-                    value["phase"] = json!(rule.phase);
-                }
-                value
+                    .collect(),
+                wrong_by_phenomenon: row
+                    .wrong_by_phenomenon()
+                    .into_iter()
+                    .map(|(p, n)| (p.code(), n))
+                    .collect(),
+                wrong_count: row.wrong.len(),
             })
             .collect();
-        let missing: Vec<Value> = self
+        let missing = self
             .missing
             .iter()
-            .map(|row| {
-                let edges: Vec<Value> = row
+            .map(|row| MissingRowJson {
+                gold: row.gold,
+                missing: row
                     .missing
                     .iter()
-                    .map(|e| {
-                        json!({
-                            "sent_id": e.sent_id, "line": e.line, "dependent": e.dependent.to_string(),
-                            "head": e.head.to_string(), "label": e.label,
-                            "removed_by": e.removed_by.map(|i| self.rules[i].name()),
-                            "system_labels": e.system_labels,
-                        })
+                    .map(|e| MissingJson {
+                        dependent: e.dependent,
+                        head: e.head,
+                        label: &e.label,
+                        line: e.line,
+                        removed_by: e.removed_by.map(|i| self.rules[i].name()),
+                        sent_id: &e.sent_id,
+                        system_labels: &e.system_labels,
                     })
-                    .collect();
-                json!({
-                    "phenomenon": row.phenomenon.code(), "name": row.phenomenon.name(),
-                    "gold": row.gold, "missing_count": row.missing.len(), "missing": edges,
-                })
+                    .collect(),
+                missing_count: row.missing.len(),
+                name: row.phenomenon.name(),
+                phenomenon: row.phenomenon.code(),
             })
             .collect();
-        let mut value = self.report.to_json();
-        value["by_rule"] = json!({
-            "profile": self.profile, "gold": self.gold_name, "system": self.system_name,
-            "rules": rules, "missing": missing, "runaways": self.runaways,
-        });
-        value
+        let body = BodyJson {
+            gold: &self.gold_name,
+            missing,
+            profile: &self.profile,
+            rules,
+            runaways: &self.runaways,
+            system: &self.system_name,
+        };
+        ByRuleJson {
+            report: &self.report,
+            by_rule: body,
+        }
+        .serialize(serializer)
     }
 }
 
@@ -739,7 +818,6 @@ fn percent(part: u64, whole: u64) -> String {
 
 impl fmt::Display for ByRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use super::Metric;
         let elas = self.report.score(Metric::Elas);
         let (edges_gold, edges_made) = (
             self.missing.iter().map(|r| r.gold).sum::<u64>(),
@@ -941,6 +1019,7 @@ impl ByRule {
 mod tests {
     use super::*;
     use crate::rules::{load_ruleset, RuleSource};
+    use serde_json::json;
 
     fn enhancer(profile: &str) -> Enhancer {
         let rules = load_ruleset(&RuleSource::embedded(), profile)
@@ -1059,7 +1138,7 @@ mod tests {
         assert_eq!(basic.system_labels, ["obl:in"]);
         assert_eq!(result.report.elas.f1(), 2.0 * 6.0 / (8.0 + 7.0) * 100.0);
         // Both renderings say the same.
-        let json = result.to_json();
+        let json = serde_json::to_value(&result).unwrap();
         assert_eq!(json["by_rule"]["rules"][0]["rule"], "case_label");
         assert_eq!(
             json["by_rule"]["rules"][0]["wrong"][0]["gold_labels"],
