@@ -11,6 +11,7 @@ pub mod anchor;
 mod apply;
 pub mod binding;
 mod changes;
+mod checks;
 mod descent;
 pub mod examples;
 pub mod kinds;

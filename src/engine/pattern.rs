@@ -243,3 +243,73 @@ pub fn values_agree(a: Option<&str>, b: Option<&str>) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A case-insensitive test compares lower-cased values, ASCII byte by byte and other text
+    /// lower-cased whole; a case-sensitive one compares the text as it is.
+    #[test]
+    fn value_tests_fold_case_only_when_asked() {
+        let values = vec!["she".to_string(), "été".to_string()];
+        let folded = ValueTest::Equals {
+            values: values.clone(),
+            case_insensitive: true,
+        };
+        let exact = ValueTest::Equals {
+            values,
+            case_insensitive: false,
+        };
+        for (value, folds) in [
+            ("She", true),
+            ("SHE", true),
+            ("Été", true),
+            ("ÉTÉ", true),
+            ("Shed", false),
+            ("ete", false),
+        ] {
+            assert_eq!(folded.holds(value), folds, "{value}");
+            assert!(!exact.holds(value), "{value}");
+        }
+        assert!(exact.holds("été") && folded.holds("été"));
+        assert!(ValueTest::Equals {
+            values: Vec::new(),
+            case_insensitive: false
+        }
+        .passes_nothing());
+    }
+
+    /// Feature values agree when they share a value (a multi-value agrees with each of its
+    /// values); an absent feature agrees with nothing.
+    #[test]
+    fn feature_values_agree_by_a_shared_value() {
+        assert!(values_agree(Some("Acc"), Some("Acc")));
+        assert!(values_agree(Some("Acc,Nom"), Some("Nom")));
+        assert!(values_agree(Some("Gen"), Some("Acc,Gen")));
+        assert!(!values_agree(Some("Acc"), Some("Nom")));
+        assert!(!values_agree(None, Some("Nom")) && !values_agree(None, None));
+    }
+
+    /// A label test reads a universal part up to its colon, a subtype after it, and an edge
+    /// variable's label as bound.
+    #[test]
+    fn label_tests_read_the_parts_of_a_label() {
+        let none = |_: EdgeVarId| None;
+        let bound = |_: EdgeVarId| Some("obl:tmod");
+        assert!(LabelTest::Universal("obl".into()).matches("obl:tmod", &none));
+        assert!(LabelTest::Universal("obl".into()).matches("obl", &none));
+        assert!(!LabelTest::Universal("ob".into()).matches("obl", &none));
+        assert!(LabelTest::Subtype("tmod".into()).matches("obl:tmod", &none));
+        assert!(!LabelTest::Subtype("tmod".into()).matches("tmod", &none));
+        assert!(
+            LabelTest::SameLabel(0).matches("obl:tmod", &bound)
+                && !LabelTest::SameLabel(0).matches("obl:tmod", &none)
+        );
+        let not_either = LabelTest::Not(Box::new(LabelTest::Alternatives(vec![
+            LabelTest::Exact("obl".into()),
+            LabelTest::Any,
+        ])));
+        assert!(!not_either.matches("nmod", &none));
+    }
+}

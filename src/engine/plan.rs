@@ -585,4 +585,34 @@ mod tests {
             rules[0].plan.steps
         );
     }
+
+    /// The next-conjunct search of the coordinator rules binds only the nearest sibling, in the
+    /// first search and in the searches from added edges, and children between two bound nodes
+    /// are found by binary search: what keeps a long coordination linear.
+    #[test]
+    fn the_next_conjunct_is_found_without_scanning_the_siblings() {
+        let source = crate::rules::source::RuleSource::embedded();
+        let rule_set = crate::rules::load::load_ruleset(&source, "en")
+            .unwrap_or_else(|e| panic!("{}", e.render()));
+        for name in ["conj_label_shared_cc", "conj_label_shared_cc_chain"] {
+            let checked = rule_set.rules().find(|r| r.name == name).expect(name);
+            let rule = crate::engine::lower::compile(checked);
+            let plans = std::iter::once(&rule.plan).chain(rule.delta_plans.iter().map(|d| &d.plan));
+            for plan in plans {
+                assert!(
+                    plan.nearest.iter().any(Option::is_some),
+                    "{name}: {:?}",
+                    plan.steps
+                );
+            }
+            // The without block's sibling between two conjuncts: a bounded range of children.
+            assert!(
+                rule.withouts[2]
+                    .between
+                    .iter()
+                    .any(|&(after, before)| after.is_some() && before.is_some()),
+                "{name}"
+            );
+        }
+    }
 }

@@ -21,7 +21,7 @@ pub struct DeltaPlan {
 }
 
 impl DeltaPlan {
-    /// Whether an added edge from `head` to `dependent` with this [`relation_code`] can seed a
+    /// Whether an added edge from `head` to `dependent` with this [`relation_code`](crate::graph::relation_code) can seed a
     /// match: its relation passes the pattern edge's filter, its ends are what the pattern's
     /// basic edges ask of them, and it is no loop where the pattern edge joins two variables
     /// (injectivity, which the search does not check for the seeded ends).
