@@ -4,12 +4,11 @@
 
 use crate::common::{all_but_deps, enhance_in_memory, run, text};
 use eudify::engine::lemmas::Lemmas;
-use eudify::engine::matcher::{Binding, EdgeRefId};
-use eudify::engine::rewrite::{render, TextFixes};
-use eudify::engine::Enhancer;
+use eudify::engine::action::Action;
+use eudify::engine::binding::{Binding, EdgeRefId};
+use eudify::engine::{render, Enhancer, TextFixes};
 use eudify::graph::SentenceGraph;
 use eudify::pipeline::Summary;
-use eudify::rules::ast::CheckedAction;
 use eudify::rules::{list_profiles, load_ruleset, RuleSource};
 use eudify::ud::repairs::{
     NOT_A_RELATION, PART_DROPPED, ROOT_EDGE, ROOT_ELSEWHERE, TEXT_CLEANED, TEXT_DROPPED,
@@ -311,10 +310,10 @@ fn every_shipped_template_gives_valid_labels_from_hostile_text() {
         let enhancer = enhancer(&profile.name);
         for compiled in &enhancer.rules {
             let rule = &compiled.rule;
-            for action in &rule.actions {
+            for action in &compiled.actions {
                 let template = match action {
-                    CheckedAction::AddEdge { label, .. } => label,
-                    CheckedAction::Relabel { new_label, .. } => new_label,
+                    Action::AddEdge { label, .. } => label,
+                    Action::Relabel { new_label, .. } => new_label,
                     _ => continue,
                 };
                 templates += 1;
@@ -324,7 +323,7 @@ fn every_shipped_template_gives_valid_labels_from_hostile_text() {
                     let mut graph = SentenceGraph::from_basic(&parsed);
                     let lemmas = Lemmas::default();
                     let mut binding = Binding::default();
-                    binding.reset(rule.vars.len(), rule.edge_vars.len());
+                    binding.reset(compiled.vars, compiled.edge_vars);
                     for (i, node) in binding.nodes.iter_mut().enumerate() {
                         *node = Some(graph.word_node((i as u32 + shift) % 7 + 1));
                     }

@@ -573,34 +573,3 @@ fn a_long_coordination_labels_every_conjunct_with_the_next_coordinator() {
         .count();
     assert_eq!((or, and), (500, 1_499), "{:?}", &deps[495..505]);
 }
-
-/// The next-conjunct search of the coordinator rules binds only the nearest sibling, in the
-/// first search and in the searches from added edges, and children between two bound nodes are
-/// found by binary search: what keeps a long coordination linear.
-#[test]
-fn the_next_conjunct_is_found_without_scanning_the_siblings() {
-    let enhancer = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
-    for name in ["conj_label_shared_cc", "conj_label_shared_cc_chain"] {
-        let rule = enhancer
-            .rules
-            .iter()
-            .find(|r| r.rule.name == name)
-            .expect(name);
-        let plans = std::iter::once(&rule.plan).chain(rule.delta_plans.iter().map(|d| &d.plan));
-        for plan in plans {
-            assert!(
-                plan.nearest.iter().any(Option::is_some),
-                "{name}: {:?}",
-                plan.steps
-            );
-        }
-        // The without block's sibling between two conjuncts: a bounded range of children.
-        assert!(
-            rule.withouts[2]
-                .between
-                .iter()
-                .any(|&(after, before)| after.is_some() && before.is_some()),
-            "{name}"
-        );
-    }
-}

@@ -3,7 +3,9 @@
 //! graph its rule starts from (filled DEPS, empty nodes).
 
 use super::Enhancer;
-use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence, Token};
+use crate::conllu::{
+    write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence, Token,
+};
 use crate::graph::{Origin, SentenceGraph};
 use crate::rules::ast::{CheckedExample, CheckedValueTest};
 use petgraph::graph::NodeIndex;
@@ -34,19 +36,28 @@ impl Enhancer {
     }
 
     /// Runs rule `rule` (an index into `rules`) alone, to a fixpoint, on `example`.
-    pub fn run_example(&self, rule: usize, example: &CheckedExample) -> Result<ExampleResult, String> {
+    pub fn run_example(
+        &self,
+        rule: usize,
+        example: &CheckedExample,
+    ) -> Result<ExampleResult, String> {
         let mut reader = BlockReader::new(example.conllu.as_bytes());
         let mut block = RawBlock::default();
         if !reader.read_block(&mut block).map_err(|e| e.to_string())? {
             return Err("the example has no sentence".to_string());
         }
-        let sentence = Sentence::parse(block).map_err(|e| format!("example line {}: {}", e.1.line, e.1.message))?;
+        let sentence = Sentence::parse(block)
+            .map_err(|e| format!("example line {}: {}", e.1.line, e.1.message))?;
         let mut graph = SentenceGraph::from_basic(&sentence);
         seed_from_deps(&mut graph, &sentence);
-        let limits = super::Limits { steps: super::STEPS_FLOOR, ..super::Limits::of(&graph) };
+        let limits = super::Limits {
+            steps: super::rounds::STEPS_FLOOR,
+            ..super::Limits::of(&graph)
+        };
         let mut workspace = super::Workspace::default();
         self.prepare(&mut workspace);
-        self.run_phase(&mut graph, &[rule], &mut 0, limits, &mut workspace).map_err(|e| e.to_string())?;
+        self.run_phase(&mut graph, &[rule], &mut 0, limits, &mut workspace)
+            .map_err(|e| e.to_string())?;
         let mut layer = EnhancedLayer::default();
         graph.write_layer(&mut layer);
         let mut out = Vec::new();
@@ -55,7 +66,10 @@ impl Enhancer {
         let actual = deps_by_id(&output);
         let mut mismatches = Vec::new();
         for (id, expected) in &example.expect {
-            let got = actual.iter().find(|(i, _)| i == id).map_or("(no such node)".to_string(), |(_, d)| d.clone());
+            let got = actual
+                .iter()
+                .find(|(i, _)| i == id)
+                .map_or("(no such node)".to_string(), |(_, d)| d.clone());
             if got != *expected {
                 mismatches.push((id.clone(), expected.clone(), got));
             }
@@ -74,7 +88,11 @@ fn seed_from_deps(graph: &mut SentenceGraph<'_>, sentence: &Sentence) {
     let mut empty: Vec<(NodeId, NodeIndex)> = Vec::with_capacity(sentence.empty_nodes.len());
     for token in &sentence.empty_nodes {
         let same = |w: &Token, column| sentence.column(w, column) == sentence.column(token, column);
-        let copy_of = sentence.words.iter().position(|w| same(w, FORM) && same(w, LEMMA)).map_or(0, |i| i as u32 + 1);
+        let copy_of = sentence
+            .words
+            .iter()
+            .position(|w| same(w, FORM) && same(w, LEMMA))
+            .map_or(0, |i| i as u32 + 1);
         empty.push((token.id, graph.add_empty_node(token.id.word, copy_of)));
     }
     let node = |graph: &SentenceGraph<'_>, id: NodeId| {
@@ -89,7 +107,9 @@ fn seed_from_deps(graph: &mut SentenceGraph<'_>, sentence: &Sentence) {
         if sentence.column(token, DEPS) == "_" {
             continue;
         }
-        let Some(dependent) = node(graph, token.id) else { continue };
+        let Some(dependent) = node(graph, token.id) else {
+            continue;
+        };
         let old: Vec<_> = graph.incoming(dependent).map(|(e, _, _)| e).collect();
         for edge in old {
             graph.remove_edge(edge);
@@ -108,7 +128,8 @@ fn deps_by_id(text: &str) -> Vec<(String, String)> {
     text.lines()
         .filter_map(|line| {
             let cols: Vec<&str> = line.split('\t').collect();
-            (cols.len() == 10 && NodeId::parse(cols[0]).is_some()).then(|| (cols[0].to_string(), cols[8].to_string()))
+            (cols.len() == 10 && NodeId::parse(cols[0]).is_some())
+                .then(|| (cols[0].to_string(), cols[8].to_string()))
         })
         .collect()
 }

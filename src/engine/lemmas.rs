@@ -7,9 +7,9 @@
 //! kept per distinct lemma, was measured to gain under 1 % of the time on the dev treebanks: not
 //! worth its 300 lines.)
 
+use super::pattern::ValueTest;
 use crate::conllu::sentence::DEPREL;
 use crate::graph::SentenceGraph;
-use crate::rules::ast::CheckedValueTest;
 use crate::rules::lexicon::FormLemmas;
 use crate::ud::{push_label_text, TextFix};
 use petgraph::stable_graph::NodeIndex;
@@ -68,7 +68,7 @@ impl Lemmas {
     }
 
     /// Whether `node`'s lemma passes `test`; false for a node without a lemma.
-    pub fn passes(&mut self, graph: &SentenceGraph, node: NodeIndex, test: &CheckedValueTest) -> bool {
+    pub fn passes(&mut self, graph: &SentenceGraph, node: NodeIndex, test: &ValueTest) -> bool {
         match lemma_or_form(graph, node) {
             Ok(lemma) => lemma != "_" && !lemma.is_empty() && test.holds(lemma),
             Err(form) => {
@@ -81,7 +81,12 @@ impl Lemmas {
 
     /// Appends `node`'s lemma as a label part ([`push_label_text`]; nothing when it has none)
     /// and says what making it one did.
-    pub fn push_label_lemma(&self, out: &mut String, graph: &SentenceGraph, node: NodeIndex) -> TextFix {
+    pub fn push_label_lemma(
+        &self,
+        out: &mut String,
+        graph: &SentenceGraph,
+        node: NodeIndex,
+    ) -> TextFix {
         match lemma_or_form(graph, node) {
             Ok(lemma) => push_label_text(out, lemma),
             Err(form) => {
@@ -99,8 +104,8 @@ mod tests {
     use super::Lemmas;
     use crate::conllu::reader::RawBlock;
     use crate::conllu::Sentence;
+    use crate::engine::pattern::ValueTest;
     use crate::graph::SentenceGraph;
-    use crate::rules::ast::CheckedValueTest;
     use crate::rules::text_regex::TextRegex;
     use petgraph::stable_graph::NodeIndex;
 
@@ -109,13 +114,24 @@ mod tests {
     #[test]
     fn lemma_tests_read_the_lemma_or_the_form_that_stands_in() {
         let text = "1\tWant\tWant\tVERB\t_\t_\t0\troot\t_\t_\n2\t_\t_\tSYM\t_\t_\t1\tpunct\t_\t_\n3\tWants\t_\tVERB\t_\t_\t1\tconj\t_\t_\n\n";
-        let sentence = Sentence::parse(RawBlock { bytes: text.as_bytes().to_vec(), first_line: 1, starts_input: true }).unwrap();
+        let sentence = Sentence::parse(RawBlock {
+            bytes: text.as_bytes().to_vec(),
+            first_line: 1,
+            starts_input: true,
+        })
+        .unwrap();
         let graph = SentenceGraph::from_basic(&sentence);
         let mut lemmas = Lemmas::default();
-        let capital = CheckedValueTest::Regex(TextRegex::new("^W").unwrap());
-        let wants = CheckedValueTest::Equals { values: vec!["wants".to_string()], case_insensitive: false };
+        let capital = ValueTest::Regex(TextRegex::new("^W").unwrap());
+        let wants = ValueTest::Equals {
+            values: vec!["wants".to_string()],
+            case_insensitive: false,
+        };
         assert!(lemmas.passes(&graph, NodeIndex::new(1), &capital));
-        assert!(!lemmas.passes(&graph, NodeIndex::new(2), &CheckedValueTest::Present), "`_` with no form is no lemma");
+        assert!(
+            !lemmas.passes(&graph, NodeIndex::new(2), &ValueTest::Present),
+            "`_` with no form is no lemma"
+        );
         assert!(!lemmas.passes(&graph, NodeIndex::new(3), &capital));
         assert!(lemmas.passes(&graph, NodeIndex::new(3), &wants));
         let mut out = String::new();

@@ -6,62 +6,37 @@
 //! once per match, so a rule whose match survives its own action does not loop; a rule set that
 //! keeps creating new matches is stopped by per-sentence [`Limits`] with the rule's name.
 
-pub mod compile;
+pub mod action;
+pub mod anchor;
+mod apply;
+pub mod binding;
+mod changes;
+mod checks;
 mod descent;
 pub mod examples;
+pub mod kinds;
 pub mod lemmas;
-pub mod matcher;
-pub mod rewrite;
+mod lower;
+pub mod pattern;
+pub mod plan;
+mod relation_filter;
+mod rounds;
+pub mod rule;
+mod search;
 pub mod trace;
 
 use crate::conllu::{EnhancedLayer, Sentence};
 use crate::graph::{GraphBuffers, Origin, SentenceGraph};
 use crate::rules::ast::RuleSet;
-use compile::{CompiledRule, Kinds, Needs};
+use anchor::Needs;
+use kinds::{Kinds, TreeKinds};
 use lemmas::Lemmas;
-use matcher::Binding;
+use rounds::{RoundBuffers, Rounds};
+use rule::CompiledRule;
 use std::ops::Range;
 
-/// Rule applications allowed per sentence: a fixed floor plus a share per word, far above what
-/// any terminating rule set needs (each match fires once per phase).
-const STEPS_FLOOR: usize = 1_000;
-const STEPS_PER_WORD: usize = 50;
-/// Nodes and edges a sentence's graph may gain over its basic tree: a floor plus a share per
-/// word. The dev treebanks gain under one edge per word; a rule set that grows the graph
-/// without end (or quadratically, as sharing every dependent of a 10,000-item coordination would)
-/// is stopped before it costs more memory than a few copies of the sentence.
-const GROWTH_FLOOR: usize = 1_000;
-const GROWTH_PER_WORD: usize = 10;
-/// Longest label a rule may make, in bytes (the dev treebanks' longest is 25): a label that grows
-/// at each step would otherwise cost time and memory quadratic in the steps.
-pub const MAX_LABEL_BYTES: usize = 200;
-
-/// What a sentence's enhancement may spend before it is stopped as a runaway
-/// ([`StepLimitError`]): rule applications, and nodes plus edges gained over the basic tree.
-/// Labels are bounded by [`MAX_LABEL_BYTES`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
-    pub steps: usize,
-    pub growth: usize,
-    /// Nodes plus edges of the graph before any rule ran.
-    pub base: usize,
-}
-
-impl Limits {
-    /// The limits of `graph`'s sentence, as the graph is now (its basic tree).
-    pub fn of(graph: &SentenceGraph) -> Limits {
-        let words = graph.word_count() as usize;
-        Limits {
-            steps: STEPS_FLOOR + STEPS_PER_WORD * words,
-            growth: GROWTH_FLOOR + GROWTH_PER_WORD * words,
-            base: graph_size(graph),
-        }
-    }
-}
-
-fn graph_size(graph: &SentenceGraph) -> usize {
-    graph.petgraph().node_count() + graph.petgraph().edge_count()
-}
+pub use apply::{render, TextFixes, MAX_LABEL_BYTES};
+pub use rounds::{Limit, Limits};
 
 /// Everything needed to enhance sentences for one profile; shared by all threads.
 #[derive(Debug, Default)]
@@ -90,7 +65,9 @@ struct Stage {
 
 impl Stage {
     fn new(rules: Range<usize>, compiled: &[CompiledRule]) -> Stage {
-        let common = compiled[rules.clone()].iter().fold(Needs::ALL, |all, c| all.and(c.anchor.needs()));
+        let common = compiled[rules.clone()]
+            .iter()
+            .fold(Needs::ALL, |all, c| all.and(c.anchor.needs()));
         Stage { rules, common }
     }
 }
@@ -101,24 +78,13 @@ pub struct Workspace {
     /// The rules of the current phase whose anchor admits the sentence's basic tree.
     candidates: Vec<usize>,
     /// What the sentence's basic tree holds, as anchors ask.
-    tree: compile::TreeKinds,
-    /// Matches already applied in the current phase (a rule fires once per match).
-    fired: rewrite::Fired,
-    /// Matches found in the current round (the first `match_count`), applied after the
-    /// search; later entries are kept for their buffers.
-    matches: Vec<(usize, Binding)>,
-    match_count: usize,
-    /// The label being built by an action.
-    label: String,
-    /// The variables of the rule being searched.
-    binding: Binding,
+    tree: TreeKinds,
     /// The sentence graph's allocations.
     graph: GraphBuffers,
     /// Reads lemmas, and the stand-ins of missing ones.
     lemmas: Lemmas,
-    /// What the current round changes, and what the previous one changed.
-    changes: rewrite::Changes,
-    last: rewrite::Changes,
+    /// The rounds' matches, bindings and change logs.
+    rounds: RoundBuffers,
 }
 
 impl Workspace {
@@ -138,17 +104,6 @@ pub struct StepLimitError {
     pub limit: Limit,
 }
 
-/// Which limit a runaway reached, with its value.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// Rule applications.
-    Steps(usize),
-    /// Nodes plus edges gained.
-    Growth(usize),
-    /// Bytes of one label.
-    LabelBytes(usize),
-}
-
 impl std::fmt::Display for StepLimitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let what = match self.limit {
@@ -159,14 +114,21 @@ impl std::fmt::Display for StepLimitError {
                 return write!(f, "a rule made a label longer than {n} bytes in phase '{phase}': {rule} ({location})");
             }
         };
-        write!(f, "rules do not terminate: {what} in phase '{}'; last rule applied: {} ({})", self.phase, self.rule, self.location)
+        write!(
+            f,
+            "rules do not terminate: {what} in phase '{}'; last rule applied: {} ({})",
+            self.phase, self.rule, self.location
+        )
     }
 }
 
 impl Enhancer {
     /// The copy baseline: DEPS := HEAD:DEPREL, no empty nodes.
     pub fn basic() -> Self {
-        Enhancer { profile: "basic".to_string(), ..Enhancer::default() }
+        Enhancer {
+            profile: "basic".to_string(),
+            ..Enhancer::default()
+        }
     }
 
     pub fn new(rule_set: &RuleSet) -> Self {
@@ -175,14 +137,17 @@ impl Enhancer {
         let mut ranges: Vec<Range<usize>> = Vec::new();
         for phase in &rule_set.phases {
             let start = rules.len();
-            rules.extend(phase.rules.iter().map(compile::compile));
+            rules.extend(phase.rules.iter().map(lower::compile));
             phases.push((phase.name.clone(), start..rules.len()));
             match ranges.last_mut() {
                 Some(stage) if phase.joined => stage.end = rules.len(),
                 _ => ranges.push(start..rules.len()),
             }
         }
-        let stages = ranges.into_iter().map(|range| Stage::new(range, &rules)).collect();
+        let stages = ranges
+            .into_iter()
+            .map(|range| Stage::new(range, &rules))
+            .collect();
         Enhancer {
             rules,
             phases,
@@ -202,17 +167,19 @@ impl Enhancer {
     /// A runaway (a rule set that reaches the sentence's [`Limits`]) costs only its sentence:
     /// `layer` then holds the basic copy, as the `basic` profile writes it, and the error says
     /// which rule, where, and in which sentence.
-    pub fn enhance_with(&self, sentence: &Sentence, layer: &mut EnhancedLayer, workspace: &mut Workspace) -> Result<(), String> {
-        let mut graph = SentenceGraph::from_basic_in(sentence, std::mem::take(&mut workspace.graph));
+    pub fn enhance_with(
+        &self,
+        sentence: &Sentence,
+        layer: &mut EnhancedLayer,
+        workspace: &mut Workspace,
+    ) -> Result<(), String> {
+        let mut graph =
+            SentenceGraph::from_basic_in(sentence, std::mem::take(&mut workspace.graph));
         let result = self.run_with(&mut graph, workspace);
         if result.is_err() {
             // The basic profile's path: a graph of the basic tree, no rule run.
             graph = SentenceGraph::from_basic_in(sentence, graph.into_buffers());
-            // A runaway's matches and changes can number millions: not kept for the next sentence.
-            workspace.matches = Vec::new();
-            workspace.fired = rewrite::Fired::default();
-            workspace.changes = rewrite::Changes::default();
-            workspace.last = rewrite::Changes::default();
+            workspace.rounds.forget_runaway();
         }
         graph.write_layer(layer);
         workspace.graph = graph.into_buffers();
@@ -227,7 +194,11 @@ impl Enhancer {
         self.run_with(graph, &mut Workspace::default())
     }
 
-    fn run_with(&self, graph: &mut SentenceGraph, workspace: &mut Workspace) -> Result<(), StepLimitError> {
+    fn run_with(
+        &self,
+        graph: &mut SentenceGraph,
+        workspace: &mut Workspace,
+    ) -> Result<(), StepLimitError> {
         let limits = Limits::of(graph);
         self.prepare(workspace);
         let mut steps = 0;
@@ -247,7 +218,12 @@ impl Enhancer {
                 continue;
             }
             candidates.clear();
-            candidates.extend(stage.rules.clone().filter(|&r| self.rules[r].anchor.admits_tree(sentence, &workspace.tree)));
+            candidates.extend(
+                stage
+                    .rules
+                    .clone()
+                    .filter(|&r| self.rules[r].anchor.admits_tree(sentence, &workspace.tree)),
+            );
             if !candidates.is_empty() {
                 result = self.run_phase(graph, &candidates, &mut steps, limits, workspace);
                 if result.is_err() {
@@ -264,11 +240,11 @@ impl Enhancer {
         workspace.lemmas.start(&self.form_lemmas);
     }
 
-    /// Runs the given rules (indices into `rules`: a phase's, or a group's) to one fixpoint, in a `workspace` made ready
-    /// for the sentence ([`Enhancer::prepare`]). `steps` counts the rule applications of the
-    /// sentence so far. Rounds check only the part of an anchor they change
-    /// ([`compile::Anchor::admits_graph`]): a rule whose anchor the basic tree rules out
-    /// ([`compile::Anchor::admits_tree`]) is searched in vain, and is best left out.
+    /// Runs the given rules (indices into `rules`: a phase's, or a group's) to one fixpoint, in a
+    /// `workspace` made ready for the sentence ([`Enhancer::prepare`]). `steps` counts the rule
+    /// applications of the sentence so far. Rounds check only the part of an anchor they change
+    /// ([`anchor::Anchor::admits_graph`]): a rule whose anchor the basic tree rules out
+    /// ([`anchor::Anchor::admits_tree`]) is searched in vain, and is best left out.
     pub fn run_phase(
         &self,
         graph: &mut SentenceGraph,
@@ -277,122 +253,33 @@ impl Enhancer {
         limits: Limits,
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
-        let runaway = |r: usize, limit: Limit| {
-            let rule = &self.rules[r].rule;
-            let phase = self.phases.iter().find(|(_, range)| range.contains(&r)).map_or("", |(name, _)| name);
-            StepLimitError {
-                rule: rule.name.clone(),
-                location: format!("{}:{}", rule.path, rule.span.line),
-                phase: phase.to_string(),
-                limit,
-            }
+        let rounds = Rounds {
+            all: &self.rules,
+            rules,
+            exhaustive: self.exhaustive_rounds,
         };
-        let Workspace { fired, matches, match_count, label, binding, changes, last, lemmas, .. } = workspace;
-        // Clearing a hash table costs its capacity even when it is empty.
-        if !fired.is_empty() {
-            fired.clear();
-        }
-        let mut first_round = true;
-        changes.seeds = !self.exhaustive_rounds && rules.iter().any(|&r| !self.rules[r].delta_plans.is_empty());
-        last.seeds = changes.seeds;
-        let mut kinds = compile::Kinds::of(graph);
-        loop {
-            *match_count = 0;
-            // Every match found is applied: finding more than the steps left is a runaway, found
-            // before the matches fill memory.
-            let over_limit = std::cell::Cell::new(None);
-            for &r in rules {
-                let compiled = &self.rules[r];
-                let search_whole = first_round || self.exhaustive_rounds || compiled.must_search_whole(last);
-                // A later round searches a rule whole or from its seeds, or not at all; the
-                // candidates passed the tree's part of the anchor.
-                if !(search_whole || searches_seeds(compiled, last)) || !compiled.anchor.admits_graph(kinds) {
-                    continue;
+        rounds
+            .run(
+                graph,
+                &mut workspace.lemmas,
+                steps,
+                limits,
+                &mut workspace.rounds,
+            )
+            .map_err(|runaway| {
+                let rule = &self.rules[runaway.rule].rule;
+                let phase = self
+                    .phases
+                    .iter()
+                    .find(|(_, range)| range.contains(&runaway.rule))
+                    .map_or("", |(name, _)| name);
+                StepLimitError {
+                    rule: rule.name.clone(),
+                    location: format!("{}:{}", rule.path, rule.span.line),
+                    phase: phase.to_string(),
+                    limit: runaway.limit,
                 }
-                let rule = &compiled.rule;
-                let match_vars = rule.pattern.new_vars.end;
-                binding.reset(rule.vars.len(), rule.edge_vars.len());
-                let graph: &SentenceGraph = graph;
-                // A rule searched once per phase finds each match once: nothing to record.
-                let record = self.exhaustive_rounds || !compiled.searched_once;
-                let mut found = |b: &Binding| {
-                    if *steps + *match_count >= limits.steps {
-                        over_limit.set(Some(r));
-                        return false;
-                    }
-                    if !record || fired.insert(r as u32, b, match_vars) {
-                        if matches.len() == *match_count {
-                            matches.push((r, Binding::default()));
-                        }
-                        let (rule, kept) = &mut matches[*match_count];
-                        *rule = r;
-                        kept.keep(b, graph);
-                        *match_count += 1;
-                    }
-                    true
-                };
-                if search_whole {
-                    matcher::search(graph, lemmas, &compiled.plan, &compiled.withouts, binding, &mut found);
-                    if over_limit.get().is_some() {
-                        break;
-                    }
-                    continue;
-                }
-                // Semi-naive: a new match uses an edge the last round added (a seed whose relation
-                // the pattern edge does not take is rejected by `admits_seed`).
-                for delta in &compiled.delta_plans {
-                    let (test, plan) = (&rule.pattern.edges[delta.edge], &delta.plan);
-                    for added in &last.added {
-                        let (head, dependent) = (added.head, added.dependent);
-                        if !delta.admits_seed(graph, head, dependent, added.code) {
-                            continue;
-                        }
-                        binding.nodes[test.from] = Some(head);
-                        binding.nodes[test.to] = Some(dependent);
-                        matcher::search(graph, lemmas, plan, &compiled.withouts, binding, &mut found);
-                        binding.nodes[test.from] = None;
-                        binding.nodes[test.to] = None;
-                        if over_limit.get().is_some() {
-                            break;
-                        }
-                    }
-                }
-                if over_limit.get().is_some() {
-                    break;
-                }
-            }
-            if let Some(r) = over_limit.get() {
-                return Err(runaway(r, Limit::Steps(limits.steps)));
-            }
-            first_round = false;
-            changes.clear();
-            for (r, binding) in matches[..*match_count].iter_mut() {
-                let rule = &self.rules[*r].rule;
-                *steps += 1;
-                // (Logged only when the graph records its changes: explain, eval --by-rule.)
-                graph.note_application(*r as u32);
-                if rewrite::apply(graph, lemmas, &rule.actions, binding, Origin::Rule(*r as u32), changes, label) {
-                    // One action adds at most one node, or edges bounded by a degree: checked
-                    // after each application, the graph stays within a degree of the limit.
-                    if graph_size(graph) > limits.base + limits.growth {
-                        return Err(runaway(*r, Limit::Growth(limits.growth)));
-                    }
-                }
-                if changes.label_too_long {
-                    return Err(runaway(*r, Limit::LabelBytes(MAX_LABEL_BYTES)));
-                }
-            }
-            // An unchanged graph has no match that was not found already; nor has a graph whose
-            // changes no rule searches again (the next round would search nothing).
-            if !changes.any()
-                || !(self.exhaustive_rounds
-                    || rules.iter().any(|&r| self.rules[r].must_search_whole(changes) || searches_seeds(&self.rules[r], changes)))
-            {
-                return Ok(());
-            }
-            std::mem::swap(changes, last);
-            kinds = compile::Kinds::of(graph);
-        }
+            })
     }
 
     /// The rule an edge origin names, as `name (file:line)`, or `basic`.
@@ -405,12 +292,6 @@ impl Enhancer {
             },
         }
     }
-}
-
-/// Whether a round after one that made `last` searches `rule` from its seeds: the rule has
-/// delta plans and the round added edges (the plans' `admits_seed` then chooses among them).
-fn searches_seeds(rule: &CompiledRule, last: &rewrite::Changes) -> bool {
-    !rule.delta_plans.is_empty() && !last.added.is_empty()
 }
 
 #[cfg(test)]
@@ -429,7 +310,12 @@ mod tests {
                 set | (u64::from((*state % 8) < u64::from(density)) << bit)
             })
         };
-        Kinds { basic: bits(64), upos: bits(32) as u32, enhanced: bits(64), empty: bits(1) != 0 }
+        Kinds {
+            basic: bits(64),
+            upos: bits(32) as u32,
+            enhanced: bits(64),
+            empty: bits(1) != 0,
+        }
     }
 
     /// For every rule of every embedded profile, what its stage says all its rules need, every
@@ -440,17 +326,21 @@ mod tests {
         let mut state = 0x9e37_79b9_7f4a_7c15;
         let (mut admitted, mut needy) = (0, 0);
         for name in crate::rules::profile::profile_names(&source) {
-            let rule_set = crate::rules::load::load_ruleset(&source, &name).unwrap_or_else(|e| panic!("{}", e.render()));
+            let rule_set = crate::rules::load::load_ruleset(&source, &name)
+                .unwrap_or_else(|e| panic!("{}", e.render()));
             let enhancer = Enhancer::new(&rule_set);
             for stage in &enhancer.stages {
                 needy += usize::from(!stage.common.tree_met(Kinds::default()));
                 for rule in &enhancer.rules[stage.rules.clone()] {
                     for density in [2, 4, 6, 7, 8].into_iter().cycle().take(500) {
                         let kinds = random_kinds(&mut state, density);
-                        if rule.anchor.admits(kinds, &compile::TreeKinds::everything()) {
+                        if rule.anchor.admits(kinds, &TreeKinds::everything()) {
                             admitted += 1;
                             let name = &rule.rule.name;
-                            assert!(stage.common.tree_met(kinds) && stage.common.graph_met(kinds), "{name}: {kinds:?}");
+                            assert!(
+                                stage.common.tree_met(kinds) && stage.common.graph_met(kinds),
+                                "{name}: {kinds:?}"
+                            );
                         }
                     }
                 }
@@ -464,24 +354,63 @@ mod tests {
     /// what it needs on its own, and a tree with either relation passes.
     #[test]
     fn a_rule_that_needs_one_of_two_relations_needs_neither_alone() {
-        let lexicon = crate::rules::lexicon::Lexicon::default();
-        let rules = crate::rules::load::check_text(
-            "t.rules",
+        let compiled = lower::compile_text(
             "phase p\nrule either { match { V -[obl|nmod]-> X;  X -[case]-> C; } do { add X =[dep]=> V; } }\n",
-            &lexicon,
-        )
-        .unwrap_or_else(|e| panic!("{}", e.render()));
-        let compiled = vec![compile::compile(&rules[0])];
+        );
         let stage = Stage::new(0..1, &compiled);
         let bit = crate::graph::relation_bit;
-        let tree = compile::TreeKinds::everything();
+        let tree = TreeKinds::everything();
         for other in ["obl", "nmod"] {
-            let kinds = Kinds { basic: bit("case") | bit(other) | bit("root"), upos: u32::MAX, ..Kinds::default() };
-            assert!(stage.common.tree_met(kinds) && compiled[0].anchor.admits_tree(kinds, &tree), "{other}");
+            let kinds = Kinds {
+                basic: bit("case") | bit(other) | bit("root"),
+                upos: u32::MAX,
+                ..Kinds::default()
+            };
+            assert!(
+                stage.common.tree_met(kinds) && compiled[0].anchor.admits_tree(kinds, &tree),
+                "{other}"
+            );
         }
-        let neither = Kinds { basic: bit("case") | bit("root"), upos: u32::MAX, ..Kinds::default() };
+        let neither = Kinds {
+            basic: bit("case") | bit("root"),
+            upos: u32::MAX,
+            ..Kinds::default()
+        };
         assert!(stage.common.tree_met(neither) && !compiled[0].anchor.admits_tree(neither, &tree));
-        let no_case = Kinds { basic: bit("obl") | bit("root"), upos: u32::MAX, ..Kinds::default() };
+        let no_case = Kinds {
+            basic: bit("obl") | bit("root"),
+            upos: u32::MAX,
+            ..Kinds::default()
+        };
         assert!(!stage.common.tree_met(no_case));
+    }
+
+    /// A rule that tests a lexicon list its profile leaves empty cannot match: its anchor admits
+    /// no sentence, so it is never searched. With the list filled, the same rule is tried.
+    #[test]
+    fn a_rule_testing_an_empty_lexicon_list_is_never_tried() {
+        let source = RuleSource::embedded();
+        let anchor_admits_all = |profile: &str| {
+            let rule_set = crate::rules::load::load_ruleset(&source, profile)
+                .unwrap_or_else(|e| panic!("{}", e.render()));
+            let enhancer = Enhancer::new(&rule_set);
+            let rule = enhancer
+                .rules
+                .iter()
+                .find(|r| r.rule.name == "xsubj_subject_listed")
+                .expect("a control rule");
+            let everything = Kinds {
+                basic: u64::MAX,
+                upos: u32::MAX,
+                enhanced: u64::MAX,
+                empty: true,
+            };
+            rule.anchor.admits(everything, &TreeKinds::everything())
+        };
+        assert!(
+            !anchor_admits_all("universal"),
+            "the universal profile lists no control verbs"
+        );
+        assert!(anchor_admits_all("cs"), "Czech lists control verbs");
     }
 }

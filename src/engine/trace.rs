@@ -81,7 +81,10 @@ impl Enhancer {
         let mut applications: Vec<Application> = Vec::new();
         for &change in graph.changes() {
             if let Change::Apply(rule) = change {
-                applications.push(Application { rule, ..Application::default() });
+                applications.push(Application {
+                    rule,
+                    ..Application::default()
+                });
                 continue;
             }
             let Some(application) = applications.last_mut() else {
@@ -89,15 +92,36 @@ impl Enhancer {
             };
             match change {
                 Change::Apply(_) => {}
-                Change::Added { head, dependent, label } => application.added.push(text(&graph, head, dependent, label)),
-                Change::Removed { head, dependent, label } => application.removed.push(text(&graph, head, dependent, label)),
-                Change::Relabelled { head, dependent, from, to } => {
-                    application.relabelled.push((text(&graph, head, dependent, to), graph.label_text(from).to_string()))
-                }
+                Change::Added {
+                    head,
+                    dependent,
+                    label,
+                } => application.added.push(text(&graph, head, dependent, label)),
+                Change::Removed {
+                    head,
+                    dependent,
+                    label,
+                } => application
+                    .removed
+                    .push(text(&graph, head, dependent, label)),
+                Change::Relabelled {
+                    head,
+                    dependent,
+                    from,
+                    to,
+                } => application.relabelled.push((
+                    text(&graph, head, dependent, to),
+                    graph.label_text(from).to_string(),
+                )),
                 Change::EmptyNode(node) => application.empty_nodes.push(id_of(node)),
             }
         }
-        applications.retain(|a| !(a.added.is_empty() && a.removed.is_empty() && a.relabelled.is_empty() && a.empty_nodes.is_empty()));
+        applications.retain(|a| {
+            !(a.added.is_empty()
+                && a.removed.is_empty()
+                && a.relabelled.is_empty()
+                && a.empty_nodes.is_empty())
+        });
         if runaway.is_some() {
             // What `enhance` writes for a runaway: the basic copy.
             graph = SentenceGraph::from_basic(sentence);
@@ -121,12 +145,19 @@ impl Enhancer {
             })
             .collect();
         edges.sort_by(|a, b| (a.dependent, a.head, &a.label).cmp(&(b.dependent, b.head, &b.label)));
-        SentenceTrace { edges, applications, runaway }
+        SentenceTrace {
+            edges,
+            applications,
+            runaway,
+        }
     }
 
     /// The phase rule `rule` belongs to.
     pub fn phase_of(&self, rule: u32) -> &str {
         let rule = rule as usize;
-        self.phases.iter().find(|(_, range)| range.contains(&rule)).map_or("", |(name, _)| name)
+        self.phases
+            .iter()
+            .find(|(_, range)| range.contains(&rule))
+            .map_or("", |(name, _)| name)
     }
 }

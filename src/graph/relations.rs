@@ -98,7 +98,7 @@ pub fn relation_bit(label: &str) -> u64 {
 
 /// A label's bit in a set of whole labels (`acl:relcl`, not `acl`) hashed to 64 bits: a set
 /// that holds a label holds its bit, and a few other labels share each bit. What anchors ask
-/// of subtyped labels ([`crate::engine::compile::Anchor`]), which relation bits cannot tell.
+/// of subtyped labels ([`crate::engine::anchor::Anchor`]), which relation bits cannot tell.
 pub fn label_bit(label: &str) -> u64 {
     use std::hash::Hasher;
     let mut hasher = rustc_hash::FxHasher::default();

@@ -5,90 +5,15 @@
 //! the pattern names the edge), and distinct variables bind distinct nodes. petgraph's
 //! isomorphism search is node-induced and confused by parallel edges, hence this matcher.
 
-use super::compile::{FieldCheck, Plan, RelationFilter, Step};
+use super::binding::{edge_label, Binding, EdgeRefId};
+use super::checks::{field_test, order_test};
 use super::lemmas::Lemmas;
-use crate::graph::{feature_value, Label, SentenceGraph};
-use crate::conllu::sentence::{FEATS, FORM, LEMMA, MISC, UPOS, XPOS};
-use crate::rules::ast::{values_agree, Field, FieldTest, Layer, OrderTest, Operand};
-use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use super::pattern::{Depth, Layer};
+use super::plan::{FieldCheck, Filters, Plan, Step};
+use super::relation_filter::RelationFilter;
+use crate::graph::{Label, SentenceGraph};
+use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
-
-/// A matched edge: which one, and its label when matched.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum EdgeRefId {
-    /// The basic edge into word `n`.
-    Basic(u32),
-    Enhanced(EdgeIndex),
-}
-
-/// Variables bound so far: `nodes[v]` for node variable `v`, `edges[e]` for edge variable `e`.
-/// Plain vectors, not small-vectors: the matcher indexes them at every step, and a binding
-/// lives in a reused workspace, so their allocation is paid once.
-#[derive(Clone, Debug, Default)]
-pub struct Binding {
-    pub nodes: Vec<Option<NodeIndex>>,
-    pub edges: Vec<Option<EdgeRefId>>,
-    /// The labels of `edges` when the match was kept ([`Binding::capture_labels`]): actions
-    /// see the labels as matched, whatever earlier actions of the round changed. The search
-    /// itself reads labels from the graph, which does not change while it runs.
-    pub labels: Vec<Label>,
-}
-
-impl Binding {
-    /// Makes `self` the match `found` holds, with its labels captured, reusing `self`'s buffers.
-    pub fn keep(&mut self, found: &Binding, graph: &SentenceGraph) {
-        self.nodes.clone_from(&found.nodes);
-        self.edges.clone_from(&found.edges);
-        self.capture_labels(graph);
-    }
-
-    /// Copies the labels of the bound enhanced edges out of the graph (see
-    /// [`Binding::labels`]); basic labels never change and are read from the tree.
-    pub fn capture_labels(&mut self, graph: &SentenceGraph) {
-        self.labels.clear();
-        if !self.edges.iter().any(|e| matches!(e, Some(EdgeRefId::Enhanced(_)))) {
-            return;
-        }
-        self.labels.extend(self.edges.iter().map(|e| match *e {
-            Some(EdgeRefId::Enhanced(id)) => graph.edge(id).map_or(Label::EMPTY, |(_, _, edge)| edge.label),
-            _ => Label::EMPTY,
-        }));
-    }
-
-    /// The label of bound edge variable `e` as matched, once captured.
-    pub fn label_id(&self, graph: &SentenceGraph, e: usize) -> Option<Label> {
-        match self.edges[e]? {
-            EdgeRefId::Basic(n) => Some(graph.basic_label(n)),
-            EdgeRefId::Enhanced(_) => self.labels.get(e).copied(),
-        }
-    }
-
-    /// The text of [`Binding::label_id`].
-    pub fn label<'a>(&self, graph: &'a SentenceGraph, e: usize) -> Option<&'a str> {
-        self.label_id(graph, e).map(|l| graph.label_text(l))
-    }
-
-    /// Unbinds everything and sizes the binding for a rule's variables, keeping its buffers.
-    /// A search unbinds what it binds, so only a resized tail needs writing.
-    pub fn reset(&mut self, vars: usize, edge_vars: usize) {
-        debug_assert!(self.nodes.iter().all(Option::is_none) && self.edges.iter().all(Option::is_none));
-        self.nodes.truncate(vars);
-        self.nodes.resize(vars, None);
-        self.edges.truncate(edge_vars);
-        self.edges.resize(edge_vars, None);
-        self.labels.clear();
-    }
-
-    pub fn node(&self, var: usize) -> NodeIndex {
-        self.nodes[var].expect("the checker guarantees variables are bound before use")
-    }
-
-    /// Whether a variable is bound to `node`. Every variable is compared, with no early exit:
-    /// a rule has a handful of variables, and a data-dependent exit mispredicts.
-    fn is_used(&self, node: NodeIndex) -> bool {
-        self.nodes.iter().fold(false, |used, n| used | (*n == Some(node)))
-    }
-}
 
 /// Calls `found` for each complete match of `plan` extending `binding`, until it returns false.
 /// `withouts` are checked on each complete match (a match of any of them rejects it). Lemma
@@ -104,11 +29,24 @@ pub fn search(
     if !plan.before.is_empty() && !passes(graph, lemmas, plan, &plan.before, binding) {
         return;
     }
-    Search { graph, lemmas, plan, withouts, binding, found }.step(0);
+    Search {
+        graph,
+        lemmas,
+        plan,
+        withouts,
+        binding,
+        found,
+    }
+    .step(0);
 }
 
 /// Whether `plan` has at least one match extending `binding`.
-pub fn exists(graph: &SentenceGraph, lemmas: &mut Lemmas, plan: &Plan, binding: &mut Binding) -> bool {
+pub fn exists(
+    graph: &SentenceGraph,
+    lemmas: &mut Lemmas,
+    plan: &Plan,
+    binding: &mut Binding,
+) -> bool {
     let mut any = false;
     search(graph, lemmas, plan, &[], binding, &mut |_| {
         any = true;
@@ -147,7 +85,10 @@ impl Search<'_, '_> {
         let Some(current) = plan.steps.get(index) else {
             for without in self.withouts {
                 let binding = &*self.binding;
-                let possible = without.outer_anchors.iter().all(|(v, a)| binding.nodes[*v].is_none_or(|n| a.admits(graph, n)));
+                let possible = without
+                    .outer_anchors
+                    .iter()
+                    .all(|(v, a)| binding.nodes[*v].is_none_or(|n| a.admits(graph, n)));
                 if possible && exists(graph, self.lemmas, without, self.binding) {
                     return true;
                 }
@@ -157,13 +98,18 @@ impl Search<'_, '_> {
         match *current {
             Step::ScanNodes { var, empty } => {
                 // Empty nodes come after the words.
-                let skip = if empty { graph.word_count() as usize } else { 0 };
+                let skip = if empty {
+                    graph.word_count() as usize
+                } else {
+                    0
+                };
                 for node in graph.nodes().skip(skip) {
                     if self.binding.is_used(node) {
                         continue;
                     }
                     self.binding.nodes[var] = Some(node);
-                    let go_on = (plan.is_filtered(index) && !passes(graph, self.lemmas, plan, &plan.filters[index], self.binding))
+                    let go_on = (plan.is_filtered(index)
+                        && !passes(graph, self.lemmas, plan, &plan.filters[index], self.binding))
                         || self.step(index + 1);
                     self.binding.nodes[var] = None;
                     if !go_on {
@@ -182,21 +128,37 @@ impl Search<'_, '_> {
                         .filter(|&dependent| filter.admits(graph.basic_code(dependent)))
                         .all(|dependent| self.try_edge(index, edge, basic_edge(graph, dependent)))
                 } else {
-                    let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
-                    each_edge(graph, layer, None, None, filter, &mut |candidate| self.try_edge(index, edge, candidate))
+                    let layer = if info.basic {
+                        Layer::Basic
+                    } else {
+                        Layer::Enhanced
+                    };
+                    each_edge(graph, layer, None, None, filter, &mut |candidate| {
+                        self.try_edge(index, edge, candidate)
+                    })
                 }
             }
             // (An anchor not bound yet leaves the step to the general ones below.)
             Step::FollowOut { edge }
-                if plan.nearest.get(index).copied().flatten().is_some_and(|n| self.binding.nodes[n.anchor].is_some()) =>
+                if plan
+                    .nearest
+                    .get(index)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|n| self.binding.nodes[n.anchor].is_some()) =>
             {
                 let nearest = plan.nearest[index].expect("checked");
                 let info = plan.edge_info[edge];
-                let (Some(from), Some(anchor)) = (self.binding.nodes[info.from], self.binding.nodes[nearest.anchor]) else {
+                let (Some(from), Some(anchor)) = (
+                    self.binding.nodes[info.from],
+                    self.binding.nodes[nearest.anchor],
+                ) else {
                     return true;
                 };
                 // An empty node has no basic children.
-                let Some(head) = graph.word_of(from) else { return true };
+                let Some(head) = graph.word_of(from) else {
+                    return true;
+                };
                 let children = graph.basic_children_for(head, info.filter.allowed());
                 let at = graph.position(anchor);
                 let binding = &*self.binding;
@@ -205,7 +167,8 @@ impl Search<'_, '_> {
                 let passes = |&d: &u32| {
                     let code = graph.basic_code(d);
                     info.filter.admits(code)
-                        && (info.filter.is_sure(code) || label.matches(graph.basic_deprel(d), &labels))
+                        && (info.filter.is_sure(code)
+                            || label.matches(graph.basic_deprel(d), &labels))
                         && !binding.is_used(graph.word_node(d))
                 };
                 // Children are in word order: the nearest after (before) the anchor.
@@ -221,14 +184,25 @@ impl Search<'_, '_> {
                     None => true,
                 }
             }
-            Step::FollowOut { edge } if plan.between.get(index).is_some_and(|b| *b != (None, None)) => {
+            Step::FollowOut { edge }
+                if plan.between.get(index).is_some_and(|b| *b != (None, None)) =>
+            {
                 let info = plan.edge_info[edge];
-                let Some(head) = self.binding.nodes[info.from].and_then(|f| graph.word_of(f)) else { return true };
+                let Some(head) = self.binding.nodes[info.from].and_then(|f| graph.word_of(f))
+                else {
+                    return true;
+                };
                 let children = graph.basic_children_for(head, info.filter.allowed());
                 let (after, before) = plan.between[index];
-                let position = |v: Option<usize>| v.and_then(|v| self.binding.nodes[v]).map(|n| graph.position(n));
-                let start = position(after).map_or(0, |at| children.partition_point(|&c| (c, 0) <= at));
-                let end = position(before).map_or(children.len(), |at| children.partition_point(|&c| (c, 0) < at));
+                let position = |v: Option<usize>| {
+                    v.and_then(|v| self.binding.nodes[v])
+                        .map(|n| graph.position(n))
+                };
+                let start =
+                    position(after).map_or(0, |at| children.partition_point(|&c| (c, 0) <= at));
+                let end = position(before).map_or(children.len(), |at| {
+                    children.partition_point(|&c| (c, 0) < at)
+                });
                 children[start..end.max(start)]
                     .iter()
                     .filter(|&&d| info.filter.admits(graph.basic_code(d)))
@@ -237,15 +211,21 @@ impl Search<'_, '_> {
             Step::Descend { edge, depth } => self.descend(index, edge, depth),
             Step::FollowIn { edge } | Step::FollowOut { edge } | Step::Connect { edge } => {
                 let info = plan.edge_info[edge];
-                let layer = if info.basic { Layer::Basic } else { Layer::Enhanced };
+                let layer = if info.basic {
+                    Layer::Basic
+                } else {
+                    Layer::Enhanced
+                };
                 let (from, to) = (self.binding.nodes[info.from], self.binding.nodes[info.to]);
-                each_edge(graph, layer, from, to, info.filter, &mut |candidate| self.try_edge(index, edge, candidate))
+                each_edge(graph, layer, from, to, info.filter, &mut |candidate| {
+                    self.try_edge(index, edge, candidate)
+                })
             }
         }
     }
 
     /// Runs step `index`, a descent along pattern edge `edge` ([`super::descent`]).
-    fn descend(&mut self, index: usize, edge: usize, depth: crate::rules::ast::Depth) -> bool {
+    fn descend(&mut self, index: usize, edge: usize, depth: Depth) -> bool {
         let (graph, plan) = (self.graph, self.plan);
         let info = plan.edge_info[edge];
         let (from, to) = (self.binding.nodes[info.from], self.binding.nodes[info.to]);
@@ -258,7 +238,9 @@ impl Search<'_, '_> {
             let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
             let passes = |d: u32| {
                 let code = graph.basic_code(d);
-                info.filter.admits(code) && (info.filter.is_sure(code) || label.matches(edge_label(graph, EdgeRefId::Basic(d)), &labels))
+                info.filter.admits(code)
+                    && (info.filter.is_sure(code)
+                        || label.matches(edge_label(graph, EdgeRefId::Basic(d)), &labels))
             };
             super::descent::each_pair(graph, &info, depth, from, to, &passes, &mut |h, d| {
                 pairs.push((h, d));
@@ -266,14 +248,25 @@ impl Search<'_, '_> {
             });
         }
         pairs.into_iter().all(|(h, d)| {
-            let Some(word) = graph.word_of(d) else { return true };
-            self.try_edge(index, edge, (h, d, EdgeRefId::Basic(word), graph.basic_code(word), None))
+            let Some(word) = graph.word_of(d) else {
+                return true;
+            };
+            self.try_edge(
+                index,
+                edge,
+                (h, d, EdgeRefId::Basic(word), graph.basic_code(word), None),
+            )
         })
     }
 
     /// Tries one candidate edge for pattern edge `edge` at step `index` (its relation already
     /// passed the relation filter); false when the search must stop.
-    fn try_edge(&mut self, index: usize, edge: usize, (from, to, id, code, label): Candidate) -> bool {
+    fn try_edge(
+        &mut self,
+        index: usize,
+        edge: usize,
+        (from, to, id, code, label): Candidate,
+    ) -> bool {
         let (graph, plan) = (self.graph, self.plan);
         let info = &plan.edge_info[edge];
         if info.from == info.to && from != to {
@@ -282,14 +275,20 @@ impl Search<'_, '_> {
         let binding = &mut *self.binding;
         if !info.filter.is_sure(code) {
             let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
-            if !plan.pattern.edges[edge].label.matches(candidate_label(graph, id, label), &labels) {
+            if !plan.pattern.edges[edge]
+                .label
+                .matches(candidate_label(graph, id, label), &labels)
+            {
                 return true;
             }
         }
         let bind_from = binding.nodes[info.from].is_none();
         let bind_to = binding.nodes[info.to].is_none();
         // Injectivity: a newly bound variable takes a node no other variable has.
-        if (bind_from && binding.is_used(from)) || (bind_to && binding.is_used(to)) || (bind_from && bind_to && from == to) {
+        if (bind_from && binding.is_used(from))
+            || (bind_to && binding.is_used(to))
+            || (bind_from && bind_to && from == to)
+        {
             return true;
         }
         if bind_from {
@@ -299,8 +298,9 @@ impl Search<'_, '_> {
             binding.nodes[info.to] = Some(to);
         }
         let saved = info.var.map(|e| (e, binding.edges[e].replace(id)));
-        let go_on =
-            (plan.is_filtered(index) && !passes(graph, self.lemmas, plan, &plan.filters[index], binding)) || self.step(index + 1);
+        let go_on = (plan.is_filtered(index)
+            && !passes(graph, self.lemmas, plan, &plan.filters[index], binding))
+            || self.step(index + 1);
         let binding = &mut *self.binding;
         if bind_from {
             binding.nodes[info.from] = None;
@@ -315,19 +315,16 @@ impl Search<'_, '_> {
     }
 }
 
-/// The current label of a matched edge.
-pub fn edge_label<'a>(graph: &'a SentenceGraph, id: EdgeRefId) -> &'a str {
-    match id {
-        // As interned: a DEPREL that is not a UD label is seen as its repair, as in DEPS.
-        EdgeRefId::Basic(n) => graph.label_text(graph.basic_label(n)),
-        EdgeRefId::Enhanced(e) => graph.edge(e).map_or("", |(_, _, edge)| graph.label_text(edge.label)),
-    }
-}
-
 fn basic_edge(graph: &SentenceGraph, dependent: u32) -> Candidate {
     let head = graph.basic_head(dependent);
     let code = graph.basic_code(dependent);
-    (graph.word_node(head), graph.word_node(dependent), EdgeRefId::Basic(dependent), code, None)
+    (
+        graph.word_node(head),
+        graph.word_node(dependent),
+        EdgeRefId::Basic(dependent),
+        code,
+        None,
+    )
 }
 
 /// Calls `visit` on each edge of `layer` from `from` (if bound) to `to` (if bound) that
@@ -386,15 +383,31 @@ fn each_edge(
                 .outgoing(f)
                 .filter(|(_, _, e)| admits(e.code))
                 .all(|(id, d, e)| visit((f, d, EdgeRefId::Enhanced(id), e.code, Some(e.label)))),
-            (None, None) => graph.petgraph().edge_references().filter(|e| admits(e.weight().code)).all(|e| {
-                let w = e.weight();
-                visit((e.source(), e.target(), EdgeRefId::Enhanced(e.id()), w.code, Some(w.label)))
-            }),
+            (None, None) => graph
+                .petgraph()
+                .edge_references()
+                .filter(|e| admits(e.weight().code))
+                .all(|e| {
+                    let w = e.weight();
+                    visit((
+                        e.source(),
+                        e.target(),
+                        EdgeRefId::Enhanced(e.id()),
+                        w.code,
+                        Some(w.label),
+                    ))
+                }),
         },
     }
 }
 
-fn passes(graph: &SentenceGraph, lemmas: &mut Lemmas, plan: &Plan, filters: &super::compile::Filters, binding: &Binding) -> bool {
+fn passes(
+    graph: &SentenceGraph,
+    lemmas: &mut Lemmas,
+    plan: &Plan,
+    filters: &Filters,
+    binding: &Binding,
+) -> bool {
     let pattern = &plan.pattern;
     filters.node_tests.iter().all(|&i| {
         let node_tests = &plan.node_tests[i];
@@ -408,72 +421,101 @@ fn passes(graph: &SentenceGraph, lemmas: &mut Lemmas, plan: &Plan, filters: &sup
         let filter = plan.edge_info[i].filter;
         let labels = |e: usize| binding.edges[e].map(|id| edge_label(graph, id));
         // No edge passes the test: the visit stops (false) at the first that does.
-        each_edge(graph, test.layer, binding.nodes[test.from], binding.nodes[test.to], filter, &mut |(_, _, id, code, label)| {
-            !(filter.is_sure(code) || test.label.matches(candidate_label(graph, id, label), &labels))
-        })
-    }) && filters.order.iter().all(|&i| order_test(graph, &pattern.order[i], binding))
+        each_edge(
+            graph,
+            test.layer,
+            binding.nodes[test.from],
+            binding.nodes[test.to],
+            filter,
+            &mut |(_, _, id, code, label)| {
+                !(filter.is_sure(code)
+                    || test
+                        .label
+                        .matches(candidate_label(graph, id, label), &labels))
+            },
+        )
+    }) && filters
+        .order
+        .iter()
+        .all(|&i| order_test(graph, &pattern.order[i], binding))
 }
 
-/// The value a field test looks at; `None` when absent (`_`, or a feature not in FEATS).
-pub fn field_value<'s>(graph: &SentenceGraph<'s>, node: NodeIndex, field: &Field) -> Option<&'s str> {
-    let column = |c: usize| Some(graph.column(node, c)).filter(|v| *v != "_");
-    match field {
-        Field::Form => column(FORM),
-        Field::Lemma => column(LEMMA),
-        Field::Upos => column(UPOS),
-        Field::Xpos => column(XPOS),
-        Field::Feature(name) => feature_value(graph.column(node, FEATS), name),
-        Field::Misc(None) => column(MISC),
-        Field::Misc(Some(key)) => feature_value(graph.column(node, MISC), key),
-        // Present (any value) on an empty node only.
-        Field::Empty => graph.word_of(node).is_none().then_some(""),
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::lower::compile_text;
 
-fn field_test(graph: &SentenceGraph, node: NodeIndex, test: &FieldTest) -> bool {
-    let holds = field_value(graph, node, &test.field).is_some_and(|value| test.test.holds(value));
-    holds != test.negated
-}
-
-/// First and last position covered by an operand: a node, or its basic subtree.
-fn extent(graph: &SentenceGraph, operand: &Operand, binding: &Binding) -> ((u32, u32), (u32, u32)) {
-    match *operand {
-        Operand::Node(v) => {
-            let p = graph.position(binding.node(v));
-            (p, p)
-        }
-        Operand::Subtree(v) => {
-            let node = binding.node(v);
-            let p = graph.position(node);
-            let crate::graph::Node::Word(root) = graph.node(node) else { return (p, p) };
-            let (mut first, mut last) = (root, root);
-            let mut stack = vec![root];
-            while let Some(w) = stack.pop() {
-                first = first.min(w);
-                last = last.max(w);
-                stack.extend_from_slice(graph.basic_children(w));
-            }
-            ((first, 0), (last, 0))
-        }
-    }
-}
-
-fn order_test(graph: &SentenceGraph, test: &OrderTest, binding: &Binding) -> bool {
-    match test {
-        OrderTest::Distinct(a, b) => binding.nodes[*a] != binding.nodes[*b],
-        OrderTest::Agree { left, left_feature, right, right_feature, negated } => {
-            let value = |v: usize, feature: &str| graph.feature(binding.node(v), feature);
-            values_agree(value(*left, left_feature), value(*right, right_feature)) != *negated
-        }
-        OrderTest::Before { left, right, immediately } => {
-            let (_, left_last) = extent(graph, left, binding);
-            let (right_first, _) = extent(graph, right, binding);
-            if *immediately {
-                // Counted in words: empty nodes between two words do not separate them.
-                left_last.0 + 1 == right_first.0 && right_first.1 == 0
-            } else {
-                left_last < right_first
-            }
-        }
+    /// A `without` block is searched only when its bound nodes have the basic relations and
+    /// children it asks: a block that matches (as a dependent, as a head) still rejects.
+    #[test]
+    fn without_blocks_prefiltered_by_their_bound_nodes_still_reject() {
+        use crate::conllu::reader::RawBlock;
+        use crate::conllu::Sentence;
+        let rules = compile_text(
+            "phase p\n\
+             rule r { match { H -[conj]-> C; }  without { C -[cc]-> X; }  without { V -[obj]-> H; }  do { add C =[dep]=> H; } }\n",
+        );
+        let compiled = &rules[0];
+        assert!(
+            compiled
+                .withouts
+                .iter()
+                .all(|w| !w.outer_anchors.is_empty()),
+            "{:?}",
+            compiled.withouts
+        );
+        let matches = |rows: &[String]| {
+            let text: String = rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| format!("{}\t{r}\t_\t_\n", i + 1))
+                .collect::<String>()
+                + "\n";
+            let sentence = Sentence::parse(RawBlock {
+                bytes: text.into_bytes(),
+                first_line: 1,
+                starts_input: true,
+            })
+            .unwrap();
+            let graph = SentenceGraph::from_basic(&sentence);
+            let mut lemmas = Lemmas::default();
+            let mut binding = Binding::default();
+            binding.reset(compiled.vars, compiled.edge_vars);
+            let mut count = 0;
+            search(
+                &graph,
+                &mut lemmas,
+                &compiled.plan,
+                &compiled.withouts,
+                &mut binding,
+                &mut |_| {
+                    count += 1;
+                    true
+                },
+            );
+            count
+        };
+        let word = |form: &str, upos: &str, head: u32, rel: &str| {
+            format!("{form}\t{form}\t{upos}\t_\t_\t{head}\t{rel}")
+        };
+        let own_cc = [
+            word("cats", "NOUN", 0, "root"),
+            word("and", "CCONJ", 3, "cc"),
+            word("dogs", "NOUN", 1, "conj"),
+        ];
+        let object = [
+            word("saw", "VERB", 0, "root"),
+            word("cats", "NOUN", 1, "obj"),
+            word(",", "PUNCT", 4, "punct"),
+            word("dogs", "NOUN", 2, "conj"),
+        ];
+        let neither = [
+            word("cats", "NOUN", 0, "root"),
+            word(",", "PUNCT", 3, "punct"),
+            word("dogs", "NOUN", 1, "conj"),
+        ];
+        assert_eq!(matches(&own_cc), 0);
+        assert_eq!(matches(&object), 0);
+        assert_eq!(matches(&neither), 1);
     }
 }

@@ -1,71 +1,21 @@
-//! Applies a rule's actions to the enhanced graph for one match.
+//! Applies a rule's actions to the enhanced graph for one match, and builds the labels they
+//! write.
 
-use super::lemmas::Lemmas;
-use super::matcher::{Binding, EdgeRefId};
-use crate::graph::{upos_bit, Label, Node, Origin, SentenceGraph};
-use crate::ud::{push_feature_value, push_label_text, TextFix};
-use crate::rules::ast::{
-    CheckedAction, Direction, EdgeLabelPart, LabelTest, MarkerSpelling, Place, Template, TemplatePart, TemplateValue,
+use super::action::{
+    Action, Direction, EdgeLabelPart, MarkerSpelling, Place, Template, TemplatePart, TemplateValue,
     TransferMode,
 };
+use super::binding::Binding;
+use super::changes::Changes;
+use super::lemmas::Lemmas;
+use super::pattern::LabelTest;
+use crate::graph::{upos_bit, Label, Node, Origin, SentenceGraph};
+use crate::ud::{push_feature_value, push_label_text, TextFix};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
-/// What a round of rewriting changed, for deciding what the next round must search.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Changes {
-    /// Relations (bits of [`crate::graph::relation_bit`]) of edges removed, or relabelled
-    /// away from.
-    pub removed: u64,
-    /// Relations of edges added, or relabelled to.
-    pub added_relations: u64,
-    /// Whether empty nodes were added.
-    pub nodes: bool,
-    /// Edges added or given a new label (when `seeds` is set).
-    pub added: Vec<AddedEdge>,
-    /// Whether to record `added`: the seeds of the next round's delta plans. A phase whose
-    /// rules have none needs only the relation sets.
-    pub seeds: bool,
-    /// An action made a label longer than [`super::MAX_LABEL_BYTES`] (and was skipped): the
-    /// engine stops the sentence as a runaway.
-    pub label_too_long: bool,
-}
-
-/// An edge a round added or relabelled: a seed for the next round's delta plans.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AddedEdge {
-    pub head: NodeIndex,
-    pub dependent: NodeIndex,
-    /// [`crate::graph::relation_code`] of `label`.
-    pub code: u8,
-    pub label: Label,
-}
-
-impl Changes {
-    pub fn any(&self) -> bool {
-        self.removed != 0 || self.added_relations != 0 || self.nodes
-    }
-
-    pub fn clear(&mut self) {
-        self.removed = 0;
-        self.added_relations = 0;
-        self.nodes = false;
-        self.added.clear();
-        self.label_too_long = false;
-    }
-
-    /// An edge with this [`crate::graph::relation_code`] was removed or relabelled away from.
-    fn removed(&mut self, code: u8) {
-        self.removed |= 1u64 << (code & !crate::graph::SUBTYPED);
-    }
-
-    /// An edge was added, or relabelled to `label` (whose relation code is `code`).
-    fn added(&mut self, head: NodeIndex, dependent: NodeIndex, code: u8, label: Label) {
-        self.added_relations |= 1u64 << (code & !crate::graph::SUBTYPED);
-        if self.seeds {
-            self.added.push(AddedEdge { head, dependent, code, label });
-        }
-    }
-}
+/// Longest label a rule may make, in bytes (the dev treebanks' longest is 25): a label that grows
+/// at each step would otherwise cost time and memory quadratic in the steps.
+pub const MAX_LABEL_BYTES: usize = 200;
 
 /// Applies `actions` for `binding` (extended with the empty nodes the actions create),
 /// recording what changed in `changes`. Returns whether the graph changed. Lemmas in labels
@@ -73,7 +23,7 @@ impl Changes {
 pub fn apply(
     graph: &mut SentenceGraph,
     lemmas: &Lemmas,
-    actions: &[CheckedAction],
+    actions: &[Action],
     binding: &mut Binding,
     origin: Origin,
     changes: &mut Changes,
@@ -82,7 +32,11 @@ pub fn apply(
     let mut changed = false;
     for action in actions {
         match action {
-            CheckedAction::AddEdge { from, to, label: template } => {
+            Action::AddEdge {
+                from,
+                to,
+                label: template,
+            } => {
                 let (from, to) = (binding.node(*from), binding.node(*to));
                 if from == to {
                     continue;
@@ -94,8 +48,14 @@ pub fn apply(
                     }
                 }
             }
-            CheckedAction::DeleteEdge { from, to, label: test } => {
-                for edge in matching_edges(graph, binding.node(*from), binding.node(*to), test, binding) {
+            Action::DeleteEdge {
+                from,
+                to,
+                label: test,
+            } => {
+                for edge in
+                    matching_edges(graph, binding.node(*from), binding.node(*to), test, binding)
+                {
                     let old = graph.edge(edge).map_or(0, |(_, _, e)| e.code);
                     if graph.remove_edge(edge) {
                         changes.removed(old);
@@ -103,7 +63,12 @@ pub fn apply(
                     }
                 }
             }
-            CheckedAction::Relabel { from, to, label: test, new_label } => {
+            Action::Relabel {
+                from,
+                to,
+                label: test,
+                new_label,
+            } => {
                 if let Some(label) = label_of(graph, lemmas, new_label, binding, label, changes) {
                     let (from, to) = (binding.node(*from), binding.node(*to));
                     for edge in matching_edges(graph, from, to, test, binding) {
@@ -115,7 +80,12 @@ pub fn apply(
                     }
                 }
             }
-            CheckedAction::AddEmptyNode { var, copy_of, place, anchor } => {
+            Action::AddEmptyNode {
+                var,
+                copy_of,
+                place,
+                anchor,
+            } => {
                 // A blank node (no word to copy) shows `_` in every column: copy_of 0.
                 let copy_of = match copy_of.map(|v| graph.node(binding.node(v))) {
                     Some(Node::Word(n)) => n,
@@ -133,7 +103,13 @@ pub fn apply(
                 changes.nodes = true;
                 changed = true;
             }
-            CheckedAction::TransferEdges { mode, direction, from, to, matching } => {
+            Action::TransferEdges {
+                mode,
+                direction,
+                from,
+                to,
+                matching,
+            } => {
                 let (from, to) = (binding.node(*from), binding.node(*to));
                 // The edges to transfer, chosen before any is changed.
                 let edges: Vec<(EdgeIndex, NodeIndex, Label, u8)> = {
@@ -141,10 +117,16 @@ pub fn apply(
                     let chosen = |&(_, other, e): &(EdgeIndex, NodeIndex, &crate::graph::Edge)| {
                         other != to && matching.matches(graph.label_text(e.label), &labels)
                     };
-                    let keep = |(id, other, e): (EdgeIndex, NodeIndex, &crate::graph::Edge)| (id, other, e.label, e.code);
+                    let keep = |(id, other, e): (EdgeIndex, NodeIndex, &crate::graph::Edge)| {
+                        (id, other, e.label, e.code)
+                    };
                     match direction {
-                        Direction::Incoming => graph.incoming(from).filter(chosen).map(keep).collect(),
-                        Direction::Outgoing => graph.outgoing(from).filter(chosen).map(keep).collect(),
+                        Direction::Incoming => {
+                            graph.incoming(from).filter(chosen).map(keep).collect()
+                        }
+                        Direction::Outgoing => {
+                            graph.outgoing(from).filter(chosen).map(keep).collect()
+                        }
                     }
                 };
                 for (id, other, edge_label, code) in edges {
@@ -167,7 +149,10 @@ pub fn apply(
     changed
 }
 
-fn bound_labels<'b>(graph: &'b SentenceGraph, binding: &'b Binding) -> impl Fn(usize) -> Option<&'b str> + 'b {
+fn bound_labels<'b>(
+    graph: &'b SentenceGraph,
+    binding: &'b Binding,
+) -> impl Fn(usize) -> Option<&'b str> + 'b {
     |e| binding.label(graph, e)
 }
 
@@ -187,10 +172,17 @@ fn matching_edges(
         _ => None,
     };
     if let Some(label) = single {
-        return label.and_then(|label| graph.find_edge(from, to, label)).into_iter().collect();
+        return label
+            .and_then(|label| graph.find_edge(from, to, label))
+            .into_iter()
+            .collect();
     }
     let labels = bound_labels(graph, binding);
-    graph.edges_between(from, to).filter(|(_, e)| test.matches(graph.label_text(e.label), &labels)).map(|(id, _)| id).collect()
+    graph
+        .edges_between(from, to)
+        .filter(|(_, e)| test.matches(graph.label_text(e.label), &labels))
+        .map(|(id, _)| id)
+        .collect()
 }
 
 /// The label a template gives for `binding` (`None`: a required part has no value, or the
@@ -205,7 +197,15 @@ fn label_of(
     changes: &mut Changes,
 ) -> Option<Label> {
     // `{e.label}` alone, as in `H =[e.label]=> N`: the matched label itself, no text built.
-    if let [TemplatePart { value: TemplateValue::Edge { edge, part: EdgeLabelPart::Label }, optional: false }] = template.parts[..] {
+    if let [TemplatePart {
+        value:
+            TemplateValue::Edge {
+                edge,
+                part: EdgeLabelPart::Label,
+            },
+        optional: false,
+    }] = template.parts[..]
+    {
         return binding.label_id(graph, edge).filter(|&l| l != Label::EMPTY);
     }
     let mut fixes = TextFixes::default();
@@ -221,7 +221,7 @@ fn label_of(
         return None;
     }
     // Checked before interning: a label that grows each step is never stored.
-    if out.len() > super::MAX_LABEL_BYTES {
+    if out.len() > MAX_LABEL_BYTES {
         changes.label_too_long = true;
         return None;
     }
@@ -274,22 +274,28 @@ pub fn render(
                     // A byte scan: labels are short, and str::split_once(char) is slower here.
                     let colon = || label.bytes().position(|b| b == b':');
                     out.push_str(match part {
-                        crate::rules::ast::EdgeLabelPart::Label => label,
-                        crate::rules::ast::EdgeLabelPart::Univ => colon().map_or(label, |i| &label[..i]),
-                        crate::rules::ast::EdgeLabelPart::Sub => colon().map_or("", |i| &label[i + 1..]),
+                        EdgeLabelPart::Label => label,
+                        EdgeLabelPart::Univ => colon().map_or(label, |i| &label[..i]),
+                        EdgeLabelPart::Sub => colon().map_or("", |i| &label[i + 1..]),
                     });
                 }
             }
             TemplateValue::Lemma(v) => fixes.note(push_lemma(out, graph, lemmas, binding.node(*v))),
-            TemplateValue::Form(v) => fixes.note(push_label_text(out, graph.form(binding.node(*v)))),
+            TemplateValue::Form(v) => {
+                fixes.note(push_label_text(out, graph.form(binding.node(*v))))
+            }
             TemplateValue::Feature { node, feature } => {
                 if let Some(value) = graph.feature(binding.node(*node), feature) {
                     fixes.note(push_feature_value(out, value));
                 }
             }
-            TemplateValue::Marker { node, spelling } => {
-                fixes.note(push_marker(graph, lemmas, binding.node(*node), *spelling, out))
-            }
+            TemplateValue::Marker { node, spelling } => fixes.note(push_marker(
+                graph,
+                lemmas,
+                binding.node(*node),
+                *spelling,
+                out,
+            )),
         }
         if out.len() == value_start {
             if part.optional {
@@ -303,7 +309,12 @@ pub fn render(
 }
 
 /// A node's lemma as a label part ([`Lemmas::push_label_lemma`]).
-fn push_lemma(out: &mut String, graph: &SentenceGraph, lemmas: &Lemmas, node: NodeIndex) -> TextFix {
+fn push_lemma(
+    out: &mut String,
+    graph: &SentenceGraph,
+    lemmas: &Lemmas,
+    node: NodeIndex,
+) -> TextFix {
     lemmas.push_label_lemma(out, graph, node)
 }
 
@@ -325,7 +336,9 @@ fn push_marker(
     };
     let all_forms = spelling.fixed_forms && children.iter().any(|&c| graph.basic_code(c) == FIXED);
     let push_word = |out: &mut String, word: NodeIndex| {
-        if all_forms || (spelling.form_upos != 0 && spelling.form_upos & upos_bit(graph.upos(word)) != 0) {
+        if all_forms
+            || (spelling.form_upos != 0 && spelling.form_upos & upos_bit(graph.upos(word)) != 0)
+        {
             push_label_text(out, graph.form(word))
         } else {
             push_lemma(out, graph, lemmas, word)
@@ -349,79 +362,5 @@ fn push_marker(
     match fix {
         TextFix::Dropped if out.len() > start => TextFix::Cleaned,
         _ => fix,
-    }
-}
-
-/// The matches applied in a phase, so that a rule fires once per match. A match is known by
-/// its rule and the nodes and edges of its match block; these keys sit end to end in one
-/// buffer, found through a hash table of their ranges: recording a match allocates nothing.
-#[derive(Default)]
-pub struct Fired {
-    keys: Vec<u32>,
-    table: hashbrown::HashTable<(u32, u32)>,
-}
-
-impl std::fmt::Debug for Fired {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Fired({} matches)", self.table.len())
-    }
-}
-
-impl Fired {
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
-    }
-
-    pub fn clear(&mut self) {
-        self.keys.clear();
-        self.table.clear();
-    }
-
-    /// Records the match of rule `rule` that `binding` holds (its first `match_vars` node
-    /// variables and every edge variable); false if it was recorded before.
-    pub fn insert(&mut self, rule: u32, binding: &Binding, match_vars: usize) -> bool {
-        let start = self.keys.len();
-        self.keys.push(rule);
-        self.keys.extend(binding.nodes[..match_vars].iter().map(|n| n.map_or(u32::MAX, |n| n.index() as u32)));
-        self.keys.extend(binding.edges.iter().map(|e| match *e {
-            Some(EdgeRefId::Basic(n)) => n,
-            Some(EdgeRefId::Enhanced(id)) => (1 << 31) | id.index() as u32,
-            None => u32::MAX,
-        }));
-        let end = self.keys.len();
-        let keys = &self.keys;
-        let key = &keys[start..end];
-        let hash = key_hash(key);
-        if self.table.find(hash, |&(s, e)| &keys[s as usize..e as usize] == key).is_some() {
-            self.keys.truncate(start);
-            return false;
-        }
-        self.table.insert_unique(hash, (start as u32, end as u32), |&(s, e)| key_hash(&keys[s as usize..e as usize]));
-        true
-    }
-}
-
-fn key_hash(key: &[u32]) -> u64 {
-    use std::hash::Hasher;
-    let mut hasher = rustc_hash::FxHasher::default();
-    for &k in key {
-        hasher.write_u32(k);
-    }
-    hasher.finish()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Changes;
-    use crate::graph::{relation_bit, relation_code};
-
-    /// Removing a subtyped edge marks its universal relation (the code's subtype bit is not a
-    /// relation: shifting by it overflows).
-    #[test]
-    fn removals_are_recorded_by_universal_relation() {
-        let mut changes = Changes::default();
-        changes.removed(relation_code("obl:tmod"));
-        changes.removed(relation_code("case"));
-        assert_eq!(changes.removed, relation_bit("obl") | relation_bit("case"));
     }
 }
