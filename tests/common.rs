@@ -365,6 +365,22 @@ pub fn enhance(profile: &str, conllu: &str) -> String {
     output
 }
 
+/// CoNLL-U bytes enhanced by `enhancer` through the public API on one thread, asserted to give
+/// no runaway and no invalid sentence (the data-heavy tests read whole treebanks).
+pub fn enhance_bytes(enhancer: &eudify::Enhancer, name: &str, input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len() + input.len() / 4);
+    let summary = enhancer
+        .enhance_reader(input, &mut out, 1)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(
+        summary.runaways == 0 && summary.copied_invalid == 0,
+        "{name}: {} runaways, {} invalid sentences",
+        summary.runaways,
+        summary.copied_invalid
+    );
+    out
+}
+
 /// `ID DEPS` of each line of CoNLL-U `output` but comments, in order.
 pub fn id_deps(output: &str) -> Vec<String> {
     output
