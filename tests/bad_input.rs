@@ -13,8 +13,8 @@ fn snapshot_error(name: &str) {
         out.stdout.is_empty(),
         "nothing of an invalid first sentence is written"
     );
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!(format!("bad_input__{name}"), stderr);
+    insta::with_settings!({snapshot_path => "../snapshots/bad_input", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!(name, stderr);
     });
 }
 

@@ -249,21 +249,6 @@ pub fn enhance_in_memory(
     (out, summary)
 }
 
-/// `eudify enhance --lang LANG` of `conllu` (the embedded rules), asserted to succeed and to
-/// give output that `eudify validate` accepts.
-pub fn enhance_valid(lang: &str, conllu: &str) -> Output {
-    let out = run(&["enhance", "--lang", lang, "-"], conllu.as_bytes());
-    assert!(out.status.success(), "{lang}: {}", text(&out.stderr));
-    let validated = run(&["validate", "-"], &out.stdout);
-    assert!(
-        validated.status.success(),
-        "{lang}: {}\n{}",
-        text(&validated.stderr),
-        text(&out.stdout)
-    );
-    out
-}
-
 /// The DEPS column of each word and empty-node line of CoNLL-U `output`, by column `key`
 /// (0: ID, 1: FORM).
 pub fn deps_by(output: &[u8], key: usize) -> std::collections::BTreeMap<String, String> {
@@ -338,3 +323,133 @@ pub fn random_heads(rng: &mut Rng, n: usize) -> Vec<usize> {
     }
     head
 }
+
+/// A sentence from compact lines `ID FORM LEMMA UPOS FEATS HEAD DEPREL` (whitespace-separated,
+/// `_` for no features; blank lines skipped) → CoNLL-U with XPOS, DEPS and MISC `_`.
+pub fn sentence(lines: &str) -> String {
+    let mut out = String::new();
+    for line in lines.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let c: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(c.len(), 7, "ID FORM LEMMA UPOS FEATS HEAD DEPREL: {line}");
+        out += &format!(
+            "{}\t{}\t{}\t{}\t_\t{}\t{}\t{}\t_\t_\n",
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6]
+        );
+    }
+    out + "\n"
+}
+
+/// The enhancer of a profile (the embedded rules, resolved as `--lang` does), compiled once
+/// per test binary: the behaviour tests share it instead of loading the rules per sentence.
+pub fn enhancer(profile: &str) -> std::sync::Arc<eudify::Enhancer> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static ENHANCERS: OnceLock<Mutex<HashMap<String, Arc<eudify::Enhancer>>>> = OnceLock::new();
+    let compiled = ENHANCERS.get_or_init(Default::default);
+    if let Some(enhancer) = compiled.lock().unwrap().get(profile) {
+        return enhancer.clone();
+    }
+    // Compiled outside the lock, so tests of other profiles go on meanwhile.
+    let enhancer = Arc::new(
+        eudify::Enhancer::for_profile(profile, None).unwrap_or_else(|e| panic!("{profile}: {e}")),
+    );
+    compiled
+        .lock()
+        .unwrap()
+        .entry(profile.to_string())
+        .or_insert(enhancer)
+        .clone()
+}
+
+/// CoNLL-U `conllu` enhanced under `profile` through the library's front door, asserted to
+/// succeed with nothing repaired and no runaway, and to give output `eudify validate` accepts.
+pub fn enhance(profile: &str, conllu: &str) -> String {
+    let (output, summary) = enhancer(profile)
+        .enhance_str(conllu)
+        .unwrap_or_else(|e| panic!("{profile}: {e}"));
+    assert!(
+        summary.repairs.is_empty() && summary.runaways == 0,
+        "{profile}: {:?}, {} runaways",
+        summary.repairs.by_kind(),
+        summary.runaways
+    );
+    let report = eudify::validate::validate_reader("<output>", output.as_bytes()).unwrap();
+    assert!(
+        report.is_valid(),
+        "{profile}: {:?}\n{output}",
+        report.diagnostics
+    );
+    output
+}
+
+/// CoNLL-U bytes enhanced by `enhancer` through the public API on one thread, asserted to give
+/// no runaway and no invalid sentence (the data-heavy tests read whole treebanks).
+pub fn enhance_bytes(enhancer: &eudify::Enhancer, name: &str, input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len() + input.len() / 4);
+    let summary = enhancer
+        .enhance_reader(input, &mut out, 1)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(
+        summary.runaways == 0 && summary.copied_invalid == 0,
+        "{name}: {} runaways, {} invalid sentences",
+        summary.runaways,
+        summary.copied_invalid
+    );
+    out
+}
+
+/// `ID DEPS` of each line of CoNLL-U `output` but comments, in order.
+pub fn id_deps(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            format!("{} {}", c[0], c[8])
+        })
+        .collect()
+}
+
+/// Asserts that the compact sentence `lines` (see [`sentence`]) enhanced under `profile` gives
+/// the `ID DEPS` lines of `expected`, as a rule's `expect` block states them: the words it
+/// does not list may have any DEPS.
+pub fn assert_enhances(profile: &str, lines: &str, expected: &str) {
+    let output = enhance(profile, &sentence(lines));
+    let got = id_deps(&output);
+    for want in expected.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let id = want.split_whitespace().next().unwrap();
+        let found = got.iter().find(|line| line.split(' ').next() == Some(id));
+        assert_eq!(
+            found.map(String::as_str),
+            Some(want),
+            "--lang {profile}, DEPS of {id}; all DEPS: {got:#?}\ninput:{lines}"
+        );
+    }
+}
+
+/// Tests that read like a rule's example and `expect` block: each case is a profile, a
+/// sentence in compact lines (see [`sentence`]) and the `ID DEPS` lines it must give, run
+/// through the whole profile by the public API ([`assert_enhances`]).
+///
+/// ```ignore
+/// enhances! {
+///     /// Why this holds.
+///     fn name {
+///         "en", "1 She she PRON _ 2 nsubj
+///                2 sings sing VERB _ 0 root" => "1 2:nsubj";
+///     }
+/// }
+/// ```
+macro_rules! enhances {
+    ($(
+        $(#[$meta:meta])*
+        fn $name:ident { $($profile:expr, $lines:expr => $expected:expr);+ $(;)? }
+    )*) => {$(
+        $(#[$meta])*
+        #[test]
+        fn $name() {
+            $($crate::common::assert_enhances($profile, $lines, $expected);)+
+        }
+    )*};
+}
+pub(crate) use enhances;

@@ -5,13 +5,10 @@
 //! `scripts/eval-dev.sh --write` refreshes all three; improvements are committed with them.
 
 use crate::common::{
-    dev_files, dev_scores_file, read_scores, sample_files, sample_scores_file, treebank_name,
-    Scores,
+    dev_files, dev_scores_file, enhance_bytes, enhancer, read_scores, sample_files,
+    sample_scores_file, treebank_name, Scores,
 };
-use eudify::engine::Enhancer;
 use eudify::eval::{evaluate_readers, EvalOptions};
-use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
-use eudify::rules::{load_ruleset, resolve_profile, RuleSource};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -21,17 +18,8 @@ const TOLERANCE: f64 = 0.05;
 const ROUNDING: f64 = 0.011;
 
 /// ELAS and EULAS F1 of `gold` enhanced under `profile`.
-fn measure(enhancer: &Enhancer, name: &str, gold: &[u8]) -> (f64, f64) {
-    let options = PipelineOptions {
-        on_error: OnError::Fail,
-        threads: 1,
-        chunk_bytes: 256 * 1024,
-    };
-    let pipeline = Pipeline::new(enhancer, options).expect("pipeline");
-    let mut out = Vec::with_capacity(gold.len() + gold.len() / 4);
-    pipeline
-        .run(name, gold, &mut out, &mut |r| panic!("{name}: {r}"))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+fn measure(enhancer: &eudify::Enhancer, name: &str, gold: &[u8]) -> (f64, f64) {
+    let out = enhance_bytes(enhancer, name, gold);
     let report = evaluate_readers(name, gold, "enhanced", &out[..], &EvalOptions::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     (report.elas.f1(), report.eulas.f1())
@@ -40,12 +28,6 @@ fn measure(enhancer: &Enhancer, name: &str, gold: &[u8]) -> (f64, f64) {
 /// Scores of every file under the code its row in `recorded` gives; files without a row are
 /// returned by name.
 fn measure_all(files: &[PathBuf], recorded: &[Scores]) -> (Vec<Scores>, Vec<String>) {
-    let source = RuleSource::embedded();
-    let enhancer = |profile: &str| {
-        let rules = load_ruleset(&source, profile)
-            .unwrap_or_else(|e| panic!("profile {profile}: {}", e.render()));
-        Enhancer::new(&rules)
-    };
     let basic = enhancer("basic");
     let (mut measured, mut unrecorded) = (Vec::new(), Vec::new());
     for file in files {
@@ -54,10 +36,9 @@ fn measure_all(files: &[PathBuf], recorded: &[Scores]) -> (Vec<Scores>, Vec<Stri
             unrecorded.push(treebank);
             continue;
         };
-        let (profile, _) = resolve_profile(&source, &row.code);
         let gold = std::fs::read(file).unwrap();
         let (basic_elas, basic_eulas) = measure(&basic, &treebank, &gold);
-        let (elas, eulas) = measure(&enhancer(&profile), &treebank, &gold);
+        let (elas, eulas) = measure(&enhancer(&row.code), &treebank, &gold);
         measured.push(Scores {
             treebank,
             code: row.code.clone(),

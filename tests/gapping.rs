@@ -2,21 +2,13 @@
 //! of a gapped conjunct, its parent and conj subtype, and the remnants' relations. Each
 //! sentence is in tests/data/gapping; the test names the rules it depends on.
 
-use crate::common::{run, text};
+use crate::common::{enhance, id_deps, run, text};
 
 /// `ID DEPS` of every word and empty node of `file` (tests/data/gapping) enhanced by `--lang`.
 fn deps(lang: &str, file: &str) -> Vec<String> {
-    let path = format!("tests/data/gapping/{file}");
-    let out = run(&["enhance", "--lang", lang, &path], b"");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    text(&out.stdout)
-        .lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let c: Vec<&str> = l.split('\t').collect();
-            format!("{} {}", c[0], c[8])
-        })
-        .collect()
+    let path = format!("{}/tests/data/gapping/{file}", env!("CARGO_MANIFEST_DIR"));
+    let input = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    id_deps(&enhance(lang, &input))
 }
 
 /// "Mary eats apples and Sue oranges": the empty node takes the coordinator and the conj with

@@ -3,11 +3,8 @@
 //! `tests/parsed-scores.tsv` records for it, and `docs/parsed-input.md` shows that file's table.
 //! `scripts/eval-parsed.sh --write` refreshes both.
 
-use crate::common::{is_ci, shared_root};
-use eudify::engine::Enhancer;
+use crate::common::{enhance_bytes, enhancer, is_ci, shared_root};
 use eudify::eval::{evaluate_readers, EvalOptions};
-use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
-use eudify::rules::{load_ruleset, resolve_profile, RuleSource};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -120,17 +117,8 @@ fn parsed_files() -> Option<Vec<PathBuf>> {
 }
 
 /// Enhances `parsed` under `enhancer` and scores it against `gold`: (LAS, ELAS).
-fn measure(enhancer: &Enhancer, name: &str, parsed: &[u8], gold: &[u8]) -> (f64, f64) {
-    let options = PipelineOptions {
-        on_error: OnError::Fail,
-        threads: 1,
-        chunk_bytes: 256 * 1024,
-    };
-    let pipeline = Pipeline::new(enhancer, options).expect("pipeline");
-    let mut out = Vec::with_capacity(parsed.len() + parsed.len() / 4);
-    pipeline
-        .run(name, parsed, &mut out, &mut |r| panic!("{name}: {r}"))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+fn measure(enhancer: &eudify::Enhancer, name: &str, parsed: &[u8], gold: &[u8]) -> (f64, f64) {
+    let out = enhance_bytes(enhancer, name, parsed);
     let report = evaluate_readers("gold", gold, name, &out[..], &EvalOptions::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     (report.las.f1(), report.elas.f1())
@@ -158,13 +146,6 @@ fn compare(row: &Row, las: f64, basic_elas: f64, elas: f64) -> Option<String> {
 fn every_parsed_file_keeps_its_recorded_elas() {
     let Some(files) = parsed_files() else { return };
     let rows = read_rows(&scores_file());
-    let source = RuleSource::embedded();
-    let enhancer = |code: &str| {
-        let (profile, _) = resolve_profile(&source, code);
-        let rules = load_ruleset(&source, &profile)
-            .unwrap_or_else(|e| panic!("profile {profile}: {}", e.render()));
-        Enhancer::new(&rules)
-    };
     let basic = enhancer("basic");
     let mut failures = Vec::new();
     let names: Vec<String> = files

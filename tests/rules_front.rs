@@ -35,7 +35,7 @@ fn embedded_profiles_load() {
 /// Snapshots live in the top-level `snapshots/` folder.
 macro_rules! snapshot {
     ($name:expr, $value:expr) => {
-        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+        insta::with_settings!({ snapshot_path => "../snapshots/rules_front", prepend_module_to_snapshot => false }, {
             insta::assert_snapshot!($name, $value);
         })
     };

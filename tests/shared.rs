@@ -2,41 +2,53 @@
 //! treebank whose profile enables it, and the same sentence under that profile with the rule
 //! disabled, so that every test shows the rule itself makes the difference.
 
-use crate::common::enhance_in_memory;
-use eudify::engine::Enhancer;
-use eudify::rules::{load_ruleset, RuleSource};
+use crate::common::{enhance, run, text};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// The embedded rules exported once into a temporary folder, where `with_rule_off` adds profiles.
+/// The embedded rules exported once (`eudify rules export`) into a temporary folder, where
+/// `check` adds profiles.
 fn exported() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("shared_rules");
         let _ = std::fs::remove_dir_all(&dir);
-        RuleSource::export(&dir).unwrap();
+        let out = run(&["rules", "export", dir.to_str().unwrap()], b"");
+        assert!(out.status.success(), "{}", text(&out.stderr));
         dir
     })
 }
 
-/// DEPS of each word of `input` (one sentence, ten tab-separated columns a line) enhanced with
-/// `profile` of `source`.
-fn deps(source: &RuleSource, profile: &str, input: &str) -> Vec<String> {
-    let rule_set = load_ruleset(source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
-    let input = format!("{}\n\n", input.trim());
-    let (out, _) = enhance_in_memory(&Enhancer::new(&rule_set), &input);
-    String::from_utf8(out)
-        .unwrap()
+/// DEPS of each word of `output`.
+fn deps(output: &str) -> Vec<String> {
+    output
         .lines()
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .map(|line| line.split('\t').nth(8).unwrap().to_string())
         .collect()
 }
 
-/// Checks `expected` (word number → DEPS) under `profile`, and that disabling `rule` in that
-/// profile changes at least one of those words.
+/// DEPS of each word of `input` (one sentence, ten tab-separated columns a line) enhanced
+/// under `profile`.
+fn deps_under(profile: &str, input: &str) -> Vec<String> {
+    deps(&enhance(profile, &format!("{}\n\n", input.trim())))
+}
+
+/// As [`deps_under`], with a profile written into the [`exported`] rules.
+fn deps_in_export(profile: &str, input: &str) -> Vec<String> {
+    let enhancer = eudify::Enhancer::for_profile(profile, Some(exported()))
+        .unwrap_or_else(|e| panic!("{profile}: {e}"));
+    let (output, _) = enhancer
+        .enhance_str(&format!("{}\n\n", input.trim()))
+        .unwrap_or_else(|e| panic!("{profile}: {e}"));
+    deps(&output)
+}
+
+/// Checks `expected` (word number → DEPS) of `input` (one sentence, ten tab-separated columns
+/// a line) under `profile`, and that disabling `rule` in that profile changes at least one of
+/// those words.
 fn check(profile: &str, rule: &str, input: &str, expected: &[(usize, &str)]) {
-    let with = deps(&RuleSource::embedded(), profile, input);
+    let with = deps_under(profile, input);
     for &(word, want) in expected {
         assert_eq!(with[word - 1], want, "{profile}: word {word} with {rule}");
     }
@@ -47,7 +59,7 @@ fn check(profile: &str, rule: &str, input: &str, expected: &[(usize, &str)]) {
         format!("name = \"{off}\"\ndescription = \"{profile} without {rule}\"\nextends = \"{profile}\"\ndisable = [\"{rule}\"]\n"),
     )
     .unwrap();
-    let without = deps(&RuleSource::from_dir(dir).unwrap(), &off, input);
+    let without = deps_in_export(&off, input);
     assert!(
         expected
             .iter()
@@ -242,7 +254,7 @@ fn a_bare_nominal_conjunct_shares_the_subject_where_the_treebank_does() {
         ("a", "CCONJ", "_", 5, "cc"),
         ("pružná", "ADJ", "_", 3, "conj"),
     ]);
-    assert_eq!(deps(&RuleSource::embedded(), "cs", &cs)[0], "3:nsubj");
+    assert_eq!(deps_under("cs", &cs)[0], "3:nsubj");
 }
 
 #[test]
@@ -280,10 +292,7 @@ fn a_passive_conjunct_takes_the_subject_as_nsubj_pass() {
         &input,
         &[(1, "2:nsubj|5:nsubj:pass")],
     );
-    assert_eq!(
-        deps(&RuleSource::embedded(), "cs", &input)[0],
-        "2:nsubj|5:nsubj"
-    );
+    assert_eq!(deps_under("cs", &input)[0], "2:nsubj|5:nsubj");
 }
 
 #[test]
@@ -328,7 +337,7 @@ fn a_noun_modifier_after_the_last_conjunct_is_shared_even_beside_its_own() {
         &[(11, "3:nmod|6:nmod")],
     );
     // Italian shares no nmod after the conjuncts.
-    let it = deps(&RuleSource::embedded(), "it", &input);
+    let it = deps_under("it", &input);
     assert!(
         it[10].starts_with("3:nmod") && !it[10].contains("6:"),
         "{it:?}"
@@ -353,7 +362,7 @@ fn a_subject_after_the_first_verb_is_shared_where_the_treebank_does() {
         &input,
         &[(3, "2:nsubj|7:nsubj")],
     );
-    assert_eq!(deps(&RuleSource::embedded(), "cs", &input)[2], "2:nsubj");
+    assert_eq!(deps_under("cs", &input)[2], "2:nsubj");
 }
 
 #[test]
@@ -390,10 +399,7 @@ fn an_estonian_impersonal_or_modal_infinitive_conjunct_takes_no_shared_subject()
             "conj",
         ),
     ]);
-    assert_eq!(
-        deps(&RuleSource::embedded(), "et", &input)[0],
-        "2:nsubj|9:nsubj"
-    );
+    assert_eq!(deps_under("et", &input)[0], "2:nsubj|9:nsubj");
     let dir = exported();
     std::fs::write(
         dir.join("profiles/et_every_conjunct.toml"),
@@ -401,11 +407,7 @@ fn an_estonian_impersonal_or_modal_infinitive_conjunct_takes_no_shared_subject()
     )
     .unwrap();
     assert_eq!(
-        deps(
-            &RuleSource::from_dir(dir).unwrap(),
-            "et_every_conjunct",
-            &input
-        )[0],
+        deps_in_export("et_every_conjunct", &input)[0],
         "2:nsubj|4:nsubj|7:nsubj|9:nsubj"
     );
 }

@@ -115,3 +115,47 @@ fn write_empty_node(out: &mut Vec<u8>, layer: &EnhancedLayer, e: &EmptyNodeLine,
     out.extend_from_slice(&layer.text[e.rest.start as usize..e.rest.end as usize]);
     out.extend_from_slice(if terminator.is_empty() { b"\n" } else { terminator });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::write_sentence;
+    use crate::conllu::{BlockReader, RawBlock, Sentence};
+
+    /// `input` read block by block and each sentence written back without a new layer.
+    fn round_trip(input: &[u8]) -> Vec<u8> {
+        let mut reader = BlockReader::new(input);
+        let mut block = RawBlock::default();
+        let mut out = Vec::new();
+        while reader.read_block(&mut block).unwrap() {
+            if block.is_blank() {
+                out.extend_from_slice(&block.bytes);
+                continue;
+            }
+            let sentence = Sentence::parse(block.clone()).unwrap_or_else(|e| panic!("{}", e.1));
+            write_sentence(&mut out, &sentence, None);
+        }
+        out
+    }
+
+    #[test]
+    fn crlf_bom_and_missing_final_newline_round_trip() {
+        let input = b"\xEF\xBB\xBF# text = a\r\n1\ta\ta\tX\t_\t_\t0\troot\t0:root\t_\r\n\r\n\n1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n1.1\te\te\tX\t_\t_\t_\t_\t1:x\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\tSpaceAfter=No";
+        assert_eq!(round_trip(input), input.to_vec());
+    }
+
+    /// The sample treebanks shipped in tests/data/ud (the full dev treebanks are read by the
+    /// integration tests, which know where the shared data is).
+    #[test]
+    fn every_sample_file_round_trips_byte_for_byte() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ud");
+        let mut files = 0;
+        for treebank in std::fs::read_dir(&root).unwrap() {
+            let file = treebank.unwrap().path().join("dev.conllu");
+            if let Ok(input) = std::fs::read(&file) {
+                assert!(round_trip(&input) == input, "{} changed on a round trip", file.display());
+                files += 1;
+            }
+        }
+        assert!(files >= 3, "expected the sample treebanks in {}, found {files}", root.display());
+    }
+}
