@@ -1,8 +1,9 @@
 //! Putting it together: profile → lexicons → rule files → parse → check → [`RuleSet`].
 
-use super::ast::{FileId, Phase, RuleFile, RuleSet};
+use super::ast::{FileId, RuleFile};
 use super::check::{self, Context};
 use super::diagnostic::{render_all, Diagnostic};
+use super::ir::{Phase, RuleSet};
 use super::lexicon::Lexicon;
 use super::parser::parse_file;
 use super::profile::{glob_matches, load_profile, profile_names, Profile, Settings};
@@ -83,7 +84,13 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
     };
     let (mut rules, mut inactive, found) = check::check_files(&files, &ctx);
     diagnostics.extend(found);
-    disable_rules(&profile, &files, &mut rules, &mut inactive, &mut diagnostics);
+    disable_rules(
+        &profile,
+        &files,
+        &mut rules,
+        &mut inactive,
+        &mut diagnostics,
+    );
     let order = phase_order(&profile, &files, &mut diagnostics);
 
     if diagnostics.iter().any(Diagnostic::is_error) {
@@ -94,7 +101,12 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
     }
     // A phase of a group after its first runs with the phases before it (a profile that lists
     // its phases lists each once: `order` is that list).
-    let joined = |i: usize| profile.phase_groups.iter().any(|g| g.start < i && g.contains(&i));
+    let joined = |i: usize| {
+        profile
+            .phase_groups
+            .iter()
+            .any(|g| g.start < i && g.contains(&i))
+    };
     let mut phases: Vec<Phase> = order
         .into_iter()
         .enumerate()
@@ -325,7 +337,7 @@ pub fn check_text(
     path: &str,
     text: &str,
     lexicon: &Lexicon,
-) -> Result<Vec<super::ast::CheckedRule>, LoadError> {
+) -> Result<Vec<super::ir::CheckedRule>, LoadError> {
     let mut sources = SourceMap::new();
     let id = sources.add(path, text);
     let parsed = parse_file(&sources, id);
@@ -357,16 +369,24 @@ pub fn check_text(
 fn disable_rules(
     profile: &Profile,
     files: &[RuleFile],
-    rules: &mut Vec<super::ast::CheckedRule>,
+    rules: &mut Vec<super::ir::CheckedRule>,
     inactive: &mut Vec<String>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let names = || files.iter().flat_map(|f| &f.rules).map(|r| r.name.text.as_str());
+    let names = || {
+        files
+            .iter()
+            .flat_map(|f| &f.rules)
+            .map(|r| r.name.text.as_str())
+    };
     for name in &profile.disable {
         if !names().any(|n| n == name.text) {
             let d = Diagnostic::error(
                 name.span,
-                format!("`disable` names `{}`, which is no rule of this profile", name.text),
+                format!(
+                    "`disable` names `{}`, which is no rule of this profile",
+                    name.text
+                ),
             );
             diagnostics.push(match check::closest(&name.text, names()) {
                 Some(s) => d.with_note(format!("did you mean `{s}`?")),
@@ -424,7 +444,7 @@ fn phase_order(
 ) -> Vec<String> {
     let mut seen: Vec<String> = Vec::new();
     for file in files {
-        for phase in &file.phases {
+        for phase in file.phases.iter().map(|line| &line.name) {
             if !seen.contains(&phase.text) {
                 seen.push(phase.text.clone());
             }
@@ -454,7 +474,7 @@ fn phase_order(
         }
     }
     for file in files {
-        for phase in &file.phases {
+        for phase in file.phases.iter().map(|line| &line.name) {
             if !order.contains(&phase.text) {
                 diagnostics.push(
                     Diagnostic::error(

@@ -443,16 +443,26 @@ impl<'s> Builder<'s> {
         for item in root.into_inner() {
             match item.as_rule() {
                 R::phase_decl => {
-                    let name = args(item).next().expect("phase name");
-                    out.phases.push(self.name(&name));
+                    let mut parts = args(item);
+                    let name = self.name(&parts.next().expect("phase name"));
+                    let guard = parts
+                        .find(|p| p.as_rule() == R::guard)
+                        .map(|g| self.guard(g));
+                    out.phases.push(PhaseLine { name, guard });
                 }
                 R::rule => {
                     // Before any `phase` line the phase is empty; the checker reports it.
-                    let phase = out.phases.last().cloned().unwrap_or_else(|| Name {
-                        text: String::new(),
-                        span: self.span(&item),
-                    });
-                    let rule = self.rule(item, phase);
+                    let (phase, phase_guard) = match out.phases.last() {
+                        Some(line) => (line.name.clone(), line.guard.clone()),
+                        None => (
+                            Name {
+                                text: String::new(),
+                                span: self.span(&item),
+                            },
+                            None,
+                        ),
+                    };
+                    let rule = self.rule(item, phase, phase_guard);
                     out.rules.push(rule);
                 }
                 _ => {}
@@ -461,7 +471,7 @@ impl<'s> Builder<'s> {
         out
     }
 
-    fn rule(&mut self, pair: Pair<'_, R>, phase: Name) -> Rule {
+    fn rule(&mut self, pair: Pair<'_, R>, phase: Name, phase_guard: Option<Guard>) -> Rule {
         let span = self.span(&pair);
         let mut inner = args(pair);
         let name = self.name(&inner.next().expect("rule name"));
@@ -471,6 +481,7 @@ impl<'s> Builder<'s> {
             span,
             phase,
             guard: None,
+            phase_guard,
             pattern: Pattern::default(),
             withouts: Vec::new(),
             actions: Vec::new(),
@@ -662,7 +673,11 @@ impl<'s> Builder<'s> {
         let span = self.span(pair);
         let text = pair.as_str();
         if text == "+" {
-            return Repeat { min: 1, max: Repeat::DEFAULT_MAX, span };
+            return Repeat {
+                min: 1,
+                max: Repeat::DEFAULT_MAX,
+                span,
+            };
         }
         let inner = text.trim_start_matches('{').trim_end_matches('}');
         let number = |t: &str| t.parse::<u32>().unwrap_or(u32::MAX);
@@ -685,7 +700,9 @@ impl<'s> Builder<'s> {
                     let mut inner = child.into_inner();
                     let var = self.name(&inner.next().expect("node name"));
                     let feature = self.name(&inner.next().expect("feature name"));
-                    if !feature.text.starts_with(|c: char| c.is_ascii_uppercase()) || feature.text.contains('_') {
+                    if !feature.text.starts_with(|c: char| c.is_ascii_uppercase())
+                        || feature.text.contains('_')
+                    {
                         self.error(
                             feature.span,
                             format!(
@@ -702,7 +719,12 @@ impl<'s> Builder<'s> {
         }
         let right = operands.pop()?;
         let left = operands.pop()?;
-        Some(OrderConstraint::Agree { left, right, negated, span })
+        Some(OrderConstraint::Agree {
+            left,
+            right,
+            negated,
+            span,
+        })
     }
 
     fn order(&mut self, pair: Pair<'_, R>) -> Option<OrderConstraint> {
@@ -818,7 +840,11 @@ impl<'s> Builder<'s> {
         let field_span = self.span(&field_pair);
         let field = self.field(field_pair)?;
         if field == Field::Empty && kind != R::presence_constraint {
-            self.error(span, "`empty` has no value: write `[empty]` (an empty node) or `[!empty]` (a word)".to_string());
+            self.error(
+                span,
+                "`empty` has no value: write `[empty]` (an empty node) or `[!empty]` (a word)"
+                    .to_string(),
+            );
             return None;
         }
         Some(Constraint {
@@ -1136,11 +1162,18 @@ impl<'s> Builder<'s> {
                     .find(|c| c.as_rule() == R::empty_copy)
                     .and_then(|c| args(c.clone()).next())
                     .map(|v| self.name(&v));
-                let place = children.iter().find(|c| c.as_rule() == R::place).expect("a place");
+                let place = children
+                    .iter()
+                    .find(|c| c.as_rule() == R::place)
+                    .expect("a place");
                 ActionKind::AddEmptyNode {
                     var: name(self, 0),
                     copy_of,
-                    place: if place.as_str() == "after" { Place::After } else { Place::Before },
+                    place: if place.as_str() == "after" {
+                        Place::After
+                    } else {
+                        Place::Before
+                    },
                     anchor: self.name(children.last().expect("an anchor")),
                 }
             }

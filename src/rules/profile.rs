@@ -133,7 +133,7 @@ impl Settings {
     }
 
     /// Sets a declared setting (the caller has checked the value's type).
-    fn set(&mut self, name: &str, value: SettingValue) {
+    pub(crate) fn set(&mut self, name: &str, value: SettingValue) {
         if let Some(slot) = self.values.get_mut(name) {
             *slot = value;
         }

@@ -285,6 +285,13 @@ impl SourceMap {
     }
 
     /// A span for a byte range of a file (line and column computed from the text).
+    /// The text a span covers (empty when it is not in this map).
+    pub fn text(&self, span: Span) -> &str {
+        self.get(span.file)
+            .and_then(|f| f.text.get(span.start..span.end))
+            .unwrap_or_default()
+    }
+
     pub fn span(&self, file: FileId, start: usize, end: usize) -> Span {
         let (line, col) = self.get(file).map_or((1, 1), |f| f.line_col(start));
         Span {
