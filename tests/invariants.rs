@@ -168,21 +168,23 @@ fn check_invariants(
             "{name}: the validator read {validated} sentences of {sentences}"
         ));
     }
-    let (two, _) = enhance(&pipeline(enhancer, 2, 7), name, basic)?;
-    if two != out {
-        return Err(format!(
-            "{name}: 1 and 2 threads disagree at {}",
-            first_difference(&out, &two)
-        ));
-    }
-    if gold != basic {
-        let (from_gold, _) = enhance(&pipeline(enhancer, 2, 512), name, gold)?;
-        if from_gold != out {
-            return Err(format!(
+    // One pass checks two invariants, the thread count and the gold DEPS and empty nodes
+    // making no difference (the dev treebanks are read under three profiles: this pass is a
+    // third of the time). Only when it fails is the other one run, to say which broke.
+    let (two_from_gold, _) = enhance(&pipeline(enhancer, 2, 7), name, gold)?;
+    if two_from_gold != out {
+        let (two, _) = enhance(&pipeline(enhancer, 2, 7), name, basic)?;
+        return Err(if two != out {
+            format!(
+                "{name}: 1 and 2 threads disagree at {}",
+                first_difference(&out, &two)
+            )
+        } else {
+            format!(
                 "{name}: the gold DEPS or empty nodes changed the output at {}",
-                first_difference(&out, &from_gold)
-            ));
-        }
+                first_difference(&out, &two_from_gold)
+            )
+        });
     }
     Ok(())
 }

@@ -123,7 +123,7 @@ fn every_bad_file_is_in_the_snapshot_list() {
             "{name} is missing from bad_input_tests!"
         );
         let snap =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("snapshots/bad_input__{name}.snap"));
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("snapshots/bad_input/{name}.snap"));
         assert!(snap.exists(), "{} has no snapshot", file.display());
     }
 }

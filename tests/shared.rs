@@ -11,7 +11,10 @@ use std::sync::OnceLock;
 fn exported() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("shared_rules");
+        // One folder per process: test runners that start a process per test (nextest) would
+        // otherwise export over each other.
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("shared_rules_{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let out = run(&["rules", "export", dir.to_str().unwrap()], b"");
         assert!(out.status.success(), "{}", text(&out.stderr));
