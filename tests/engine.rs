@@ -287,7 +287,6 @@ fn matching_is_edge_induced_over_parallel_edges() {
     assert!(!stdout.contains("\n6.3\t"), "{stdout}");
 }
 
-
 /// Control and coordination feed each other only when they run to one fixpoint (a group of
 /// phases): "came and tried to stay" needs the shared subject before the controlled one, "tried
 /// to sing and dance" the controlled subject before the shared one. Either order of two phases

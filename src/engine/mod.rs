@@ -5,6 +5,17 @@
 //! until no rule finds a match it has not applied before (a fixpoint). A rule fires at most
 //! once per match, so a rule whose match survives its own action does not loop; a rule set that
 //! keeps creating new matches is stopped by per-sentence [`Limits`] with the rule's name.
+//!
+//! One module per stage, each depending only on those listed before it:
+//! - `pattern`, `action`: the engine's own form of a rule's blocks and actions;
+//! - `relation_filter`, `kinds`, `anchor`: the pre-filters (what a label test says about a
+//!   relation code; what a sentence holds; what a pattern needs of it);
+//! - `plan`: the search plans; `changes`: the log of what a round changed; `rule`: the
+//!   compiled rule; `lower`: a checked rule lowered and compiled, the one module that reads the
+//!   rule front-end's checked form;
+//! - `lemmas`, `binding`, `checks`, `descent`, `search`: finding matches;
+//! - `apply`: applying them;
+//! - `rounds`: a stage's rules run to a fixpoint; this module: stages, runaways, `Enhancer`.
 
 pub mod action;
 pub mod anchor;
@@ -56,7 +67,7 @@ pub struct Enhancer {
 }
 
 /// The rules run to one fixpoint (a phase's, or a group's), with what every one of them needs
-/// ([`Anchor::needs`]): a graph without it skips the stage at once.
+/// ([`anchor::Anchor::needs`]): a graph without it skips the stage at once.
 #[derive(Debug)]
 struct Stage {
     rules: Range<usize>,
