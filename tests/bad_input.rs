@@ -108,10 +108,11 @@ fn missing_file_is_an_error_not_a_panic() {
 }
 
 #[test]
-fn empty_input_gives_empty_output() {
+fn empty_input_gives_empty_output_and_a_warning() {
     let out = run(&["enhance"], b"");
     assert!(out.status.success());
-    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    assert!(out.stdout.is_empty());
+    assert_eq!(text(&out.stderr), "warning: <stdin>: no sentences (empty input)\n");
 }
 
 #[test]

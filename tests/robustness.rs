@@ -201,13 +201,15 @@ fn empty_file_gives_empty_output() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("empty.conllu");
     std::fs::write(&path, b"").unwrap();
-    let out = enhance_ok(&["enhance", "--lang", "basic", path.to_str().unwrap()], b"");
-    assert!(out.is_empty());
+    let out = run(&["enhance", "--lang", "basic", path.to_str().unwrap()], b"");
+    assert!(out.status.success() && out.stdout.is_empty());
+    let warning = format!("warning: {}: no sentences (empty input)\n", path.display());
+    assert_eq!(text(&out.stderr), warning);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Regression: a file of only a BOM (an "empty" file from some editors) used to fail with
-/// "sentence has no words"; it is an empty input.
+/// "sentence has no words"; it is an empty input: copied, with the empty input's warning.
 #[test]
 fn bom_only_and_blank_only_inputs_are_copied() {
     for input in [
@@ -216,11 +218,10 @@ fn bom_only_and_blank_only_inputs_are_copied() {
         b"\xEF\xBB\xBF",
         b"\xEF\xBB\xBF\n\n",
     ] {
-        assert_eq!(
-            enhance_ok(&["enhance", "--lang", "basic"], input),
-            input,
-            "{input:?}"
-        );
+        let out = run(&["enhance", "--lang", "basic"], input);
+        assert!(out.status.success(), "{input:?}");
+        assert_eq!(out.stdout, input, "{input:?}");
+        assert_eq!(text(&out.stderr), "warning: <stdin>: no sentences (empty input)\n", "{input:?}");
     }
 }
 
