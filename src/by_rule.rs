@@ -1138,7 +1138,11 @@ mod tests {
         assert_eq!(basic.system_labels, ["obl:in"]);
         assert_eq!(result.report.elas.f1(), 2.0 * 6.0 / (8.0 + 7.0) * 100.0);
         // Both renderings say the same.
+        let written = serde_json::to_string_pretty(&result).unwrap();
+        // `Value` sorts its keys: written the same iff they were written sorted, as `eval
+        // --json` has always had them.
         let json = serde_json::to_value(&result).unwrap();
+        assert_eq!(serde_json::to_string_pretty(&json).unwrap(), written);
         assert_eq!(json["by_rule"]["rules"][0]["rule"], "case_label");
         assert_eq!(
             json["by_rule"]["rules"][0]["wrong"][0]["gold_labels"],
