@@ -146,16 +146,7 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
         diagnostics.extend(d);
         Vocabulary::default()
     });
-    let lexicon_names: Vec<_> = source
-        .list("lexicons/")
-        .iter()
-        .filter_map(|p| {
-            p.strip_prefix("lexicons/")?
-                .strip_suffix(".toml")
-                .map(|n| (n.to_string(), None))
-        })
-        .collect();
-    let (lexicon, lexicon_errors) = Lexicon::load(source, &lexicon_names, &mut sources);
+    let (lexicon, lexicon_errors) = Lexicon::load(source, &every_lexicon(source), &mut sources);
     diagnostics.extend(lexicon_errors);
     // The table of fallback profiles, which only `--lang` of a language without a profile reads.
     diagnostics.extend(super::profile::check_languages(source, &mut sources));
@@ -328,6 +319,20 @@ fn parse_all(
         files.extend(parsed.file);
     }
     files
+}
+
+/// Every lexicon of the source by name (`en` for `lexicons/en.toml`), none asked for by a
+/// profile (so no span to report a missing one at).
+pub(crate) fn every_lexicon(source: &RuleSource) -> Vec<(String, Option<super::ast::Span>)> {
+    source
+        .list("lexicons/")
+        .iter()
+        .filter_map(|p| {
+            p.strip_prefix("lexicons/")?
+                .strip_suffix(".toml")
+                .map(|n| (n.to_string(), None))
+        })
+        .collect()
 }
 
 /// Parses and checks one standalone rule text (no profile: default settings, every enhancement

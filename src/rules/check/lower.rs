@@ -29,8 +29,8 @@ pub fn rule(
     RuleChecker::new(ctx, path, diagnostics).rule(rule)
 }
 
-/// Scope of node variables while checking one rule.
-
+/// The state of lowering one rule: its variables and edge variables as bound so far, and where
+/// its diagnostics go.
 pub(super) struct RuleChecker<'c, 'a> {
     pub(super) ctx: &'c Context<'a>,
     pub(super) path: &'c str,

@@ -169,16 +169,12 @@ pub(crate) mod test_support {
     pub fn with_context<T>(sources: &SourceMap, f: impl FnOnce(&Context<'_>) -> T) -> T {
         let vocabulary = Vocabulary::embedded();
         let settings = Settings::defaults(&vocabulary);
-        let names: Vec<(String, Option<crate::rules::ast::Span>)> = RuleSource::embedded()
-            .list("lexicons/")
-            .iter()
-            .filter_map(|p| {
-                p.strip_prefix("lexicons/")?
-                    .strip_suffix(".toml")
-                    .map(|n| (n.to_string(), None))
-            })
-            .collect();
-        let (lexicon, _) = Lexicon::load(&RuleSource::embedded(), &names, &mut SourceMap::new());
+        let source = RuleSource::embedded();
+        let (lexicon, _) = Lexicon::load(
+            &source,
+            &crate::rules::load::every_lexicon(&source),
+            &mut SourceMap::new(),
+        );
         let ctx = Context {
             sources,
             lexicon: &lexicon,
