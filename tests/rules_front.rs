@@ -1,6 +1,6 @@
 //! The rule-language front-end: embedded rules check clean, broken rules give the right errors.
 
-use eudify::rules::ast::{CheckedAction, TemplatePart, TemplateValue};
+use eudify::rules::ir::{CheckedAction, TemplatePart, TemplateValue};
 use eudify::rules::diagnostic::render_all;
 use eudify::rules::lexicon::Lexicon;
 use eudify::rules::load::check_text;
@@ -1226,7 +1226,7 @@ fn deps_of(conllu: &str) -> Vec<String> {
 /// is loaded to a plain alternation and a word set.
 #[test]
 fn profile_lists_stand_in_patterns() {
-    use eudify::rules::ast::LabelTest;
+    use eudify::rules::ir::LabelTest;
     let rules = "phase one\nrule r {\n  match { H -[@profile.rels]-> N;  N -[case]-> C;  C [lemma in @profile.words]; }\n  do { add H =[dep]=> N; }\n}\n";
     let vocabulary = vocabulary_with_lists();
     let tree = folder(

@@ -3,7 +3,7 @@
 #![no_main]
 
 use eudify::conllu::{BlockReader, EnhancedLayer, RawBlock, Sentence};
-use eudify::rules::ast::{Phase, RuleSet};
+use eudify::rules::ir::{Phase, RuleSet};
 use eudify::rules::lexicon::Lexicon;
 use eudify::rules::load::check_text;
 use eudify::rules::RuleSource;

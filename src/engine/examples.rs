@@ -7,7 +7,7 @@ use crate::conllu::{
     write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence, Token,
 };
 use crate::graph::{Origin, SentenceGraph};
-use crate::rules::ast::{CheckedExample, CheckedValueTest};
+use crate::rules::ir::{CheckedExample, CheckedValueTest};
 use petgraph::graph::NodeIndex;
 
 /// The outcome of one example.

@@ -14,7 +14,7 @@ use super::pattern::{
 use super::plan::{nearest_steps, plan, without_cost, Plan, Step};
 use super::relation_filter::label_relations;
 use super::rule::{CompiledRule, DeltaPlan};
-use crate::rules::ast::{
+use crate::rules::ir::{
     self as checked, CheckedAction, CheckedPattern, CheckedRule, CheckedValueTest,
 };
 

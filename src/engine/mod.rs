@@ -38,7 +38,7 @@ pub mod trace;
 
 use crate::conllu::{EnhancedLayer, Sentence};
 use crate::graph::{GraphBuffers, Origin, SentenceGraph};
-use crate::rules::ast::RuleSet;
+use crate::rules::ir::RuleSet;
 use anchor::Needs;
 use kinds::{Kinds, TreeKinds};
 use lemmas::Lemmas;

@@ -7,7 +7,7 @@ use super::anchor::{Anchor, NodeAnchor};
 use super::changes::Changes;
 use super::plan::Plan;
 use crate::graph::SentenceGraph;
-use crate::rules::ast::CheckedRule;
+use crate::rules::ir::CheckedRule;
 use petgraph::stable_graph::NodeIndex;
 
 /// A plan seeded with an added edge for pattern edge `edge`: its two ends are bound before the

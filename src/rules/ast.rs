@@ -7,15 +7,6 @@
 
 use std::fmt;
 
-// TRANSITIONAL: the engine (src/engine/) still imports the checked IR from this path; delete this
-// re-export once the engine branch that owns its compiled form is merged and imports from
-// `crate::rules::ir` (or its own types) instead.
-pub use super::ir::{
-    values_agree, CheckedAction, CheckedExample, CheckedPattern, CheckedRule, CheckedValueTest,
-    Depth, EdgeTest, EdgeVarId, EdgeVarInfo, FieldTest, LabelTest, MarkerSpelling, NodeTest,
-    Operand, OrderTest, Phase, RuleSet, Template, TemplatePart, TemplateValue, VarId, VarInfo,
-    VarOrigin,
-};
 
 // ---------------------------------------------------------------------------------------------
 // Source positions

@@ -21,7 +21,9 @@
 //! * `A.F == B.G` holds when both features are present and their value sets (`Acc,Nom`) share
 //!   a value ([`values_agree`]); `!=` is its negation.
 
-use super::ast::{Direction, EdgeLabelPart, Field, Layer, Place, Rule, Span, TransferMode};
+use super::ast::{Rule, Span};
+// Shared with the raw tree (declared there): the IR's readers need only this module.
+pub use super::ast::{Direction, EdgeLabelPart, Field, Layer, Place, TransferMode};
 use super::text_regex::TextRegex;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
@@ -171,37 +173,6 @@ pub enum CheckedValueTest {
     Present,
 }
 
-impl CheckedValueTest {
-    /// Whether a present value passes the test (an absent one passes none).
-    pub fn holds(&self, value: &str) -> bool {
-        match self {
-            CheckedValueTest::Equals {
-                values,
-                case_insensitive: false,
-            } => values.iter().any(|v| v == value),
-            // `values` are lower-cased. An ASCII value is compared byte by byte, lower-casing as it
-            // goes; only other values are lower-cased into a new string (Unicode lower-casing
-            // depends on context: a final sigma).
-            CheckedValueTest::Equals {
-                values,
-                case_insensitive: true,
-            } if value.is_ascii() => values.iter().any(|v| {
-                v.len() == value.len()
-                    && v.bytes()
-                        .zip(value.bytes())
-                        .all(|(a, b)| a == b.to_ascii_lowercase())
-            }),
-            CheckedValueTest::Equals {
-                values,
-                case_insensitive: true,
-            } => values.contains(&value.to_lowercase()),
-            CheckedValueTest::Regex(re) => re.is_match(value),
-            CheckedValueTest::InLexicon { words, .. } => words.contains(value),
-            CheckedValueTest::Present => true,
-        }
-    }
-}
-
 /// A compiled [`EdgePattern`](crate::rules::ast::EdgePattern).
 #[derive(Clone, Debug)]
 pub struct EdgeTest {
@@ -240,36 +211,6 @@ pub enum LabelTest {
     Not(Box<LabelTest>),
 }
 
-impl LabelTest {
-    /// Whether `label` passes, given the labels bound to edge variables so far.
-    pub fn matches<'l>(
-        &self,
-        label: &str,
-        edge_labels: &dyn Fn(EdgeVarId) -> Option<&'l str>,
-    ) -> bool {
-        match self {
-            LabelTest::Any => true,
-            LabelTest::Exact(l) => label == l,
-            LabelTest::Universal(u) => label
-                .strip_prefix(u.as_str())
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with(':')),
-            LabelTest::Subtype(s) => label
-                .bytes()
-                .position(|b| b == b':')
-                .is_some_and(|i| label[i + 1..] == **s),
-            LabelTest::Regex(re) => re.is_match(label),
-            LabelTest::SameLabel(e) => edge_labels(*e).is_some_and(|l| l == label),
-            // Exact labels compared here, not by a recursive call: most alternatives are exact
-            // labels, and label tests run for most candidate edges.
-            LabelTest::Alternatives(options) => options.iter().any(|o| match o {
-                LabelTest::Exact(l) => l == label,
-                other => other.matches(label, edge_labels),
-            }),
-            LabelTest::Not(inner) => !inner.matches(label, edge_labels),
-        }
-    }
-}
-
 /// A compiled [`OrderConstraint`](crate::rules::ast::OrderConstraint).
 #[derive(Clone, Debug)]
 pub enum OrderTest {
@@ -287,16 +228,6 @@ pub enum OrderTest {
         right_feature: String,
         negated: bool,
     },
-}
-
-/// Whether two feature values agree: both present and sharing a value, a multi-value
-/// (`Case=Acc,Nom`, a syncretic form) agreeing with each of its values. `None` is an absent
-/// feature, which agrees with nothing (so `!=` holds on it, as every negated test does).
-pub fn values_agree(a: Option<&str>, b: Option<&str>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => a == b || a.split(',').any(|x| b.split(',').any(|y| x == y)),
-        _ => false,
-    }
 }
 
 /// A compiled [`OrderOperand`](crate::rules::ast::OrderOperand).
