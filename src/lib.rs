@@ -34,7 +34,7 @@ macro_rules! internal_modules {
         #[doc(hidden)]
         pub mod $name;
         #[cfg(not(feature = "internals"))]
-        #[allow(unused_imports)]
+        #[allow(dead_code, unused_imports)]
         pub(crate) mod $name;
     )*};
 }

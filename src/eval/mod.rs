@@ -8,7 +8,7 @@
 //!
 //! Eval is a pure scorer: it reads two annotated files and runs no rules. Naming the rule behind
 //! each wrong edge (`eudify eval --by-rule`) sits above it and the engine, in `crate::by_rule`,
-//! which scores through [`evaluate_chunks`] and reads each [`AlignedChunk`].
+//! which scores through `evaluate_chunks` and reads each `AlignedChunk`.
 //!
 //! The files are read a chunk of sentences at a time (where both end a sentence at the same
 //! character), so memory grows with the longest stretch of differently segmented text, not with

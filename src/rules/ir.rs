@@ -19,7 +19,7 @@
 //! * `A -[l]->{m,n} B` (a descent) holds when B lies m to n basic edges below A on a path whose
 //!   every edge passes `l`.
 //! * `A.F == B.G` holds when both features are present and their value sets (`Acc,Nom`) share
-//!   a value ([`values_agree`]); `!=` is its negation.
+//!   a value (the engine's `values_agree`); `!=` is its negation.
 
 use super::ast::{Rule, Span};
 // Shared with the raw tree (declared there): the IR's readers need only this module.
@@ -220,7 +220,7 @@ pub enum OrderTest {
         immediately: bool,
     },
     Distinct(VarId, VarId),
-    /// `A.F == B.G` (`negated`: `!=`); see [`values_agree`].
+    /// `A.F == B.G` (`negated`: `!=`); the engine's `values_agree` decides it.
     Agree {
         left: VarId,
         left_feature: String,
