@@ -11,7 +11,7 @@
 //! nothing about time. For single-core figures on a busy machine, pin it: `taskset -c 0 target/release/deps/throughput-*`.
 
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
-use eudify::engine::Enhancer;
+use eudify::engine::Engine;
 use eudify::pipeline::{Pipeline, PipelineOptions};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -96,7 +96,7 @@ fn read_write(input: &[u8]) -> usize {
     written
 }
 
-fn enhance(input: &[u8], enhancer: &Enhancer, threads: usize) -> usize {
+fn enhance(input: &[u8], enhancer: &Engine, threads: usize) -> usize {
     let options = PipelineOptions {
         threads,
         ..PipelineOptions::default()
@@ -141,8 +141,8 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// the lowest and highest ratio of the whole input within one repeat.
 fn paired_ratio(
     pieces: &[&[u8]],
-    basic: &Enhancer,
-    profile: &Enhancer,
+    basic: &Engine,
+    profile: &Engine,
     repeats: usize,
 ) -> (f64, f64, f64) {
     let mut pairs = vec![Vec::new(); pieces.len()];
@@ -193,13 +193,13 @@ fn main() {
         "input: {tokens} tokens, {:.1} MB; {RUNS} rounds; {cores} cores",
         input.len() as f64 / 1e6
     );
-    let enhancers: Vec<Enhancer> = profiles
+    let enhancers: Vec<Engine> = profiles
         .iter()
         .map(|profile| {
             let source = eudify::rules::RuleSource::embedded();
             let rule_set = eudify::rules::load_ruleset(&source, profile)
                 .unwrap_or_else(|e| panic!("{}", e.render()));
-            Enhancer::new(&rule_set)
+            Engine::new(&rule_set)
         })
         .collect();
     let rate = |d: Duration| tokens as f64 / d.as_secs_f64();

@@ -7,7 +7,7 @@
 //!
 //! The system input's basic trees are enhanced here, with each output edge's origin (the rule
 //! that added it or last changed its label, or the basic copy) and each rule application's
-//! removals ([`Enhancer::trace`]). The enhanced text is then scored against gold as `eval` does,
+//! removals ([`Engine::trace`]). The enhanced text is then scored against gold as `eval` does,
 //! on any tokenization (`src/eval/align.rs`), and per chunk of aligned sentences each system edge
 //! is matched with the gold edges: one that matches none is *wrong* and counts against its
 //! origin; a gold edge that no system edge matches is *missing*, counted under its phenomenon
@@ -20,7 +20,7 @@
 //! unaligned word at either end matches nothing.
 
 use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
-use crate::engine::Enhancer;
+use crate::engine::Engine;
 use crate::eval::phenomena::BasicTree;
 use crate::eval::{
     evaluate_chunks, open_named, AlignedChunk, EvalError, EvalOptions, Metric, Phenomenon, Report,
@@ -154,7 +154,7 @@ pub struct ByRule {
 pub fn evaluate_files_by_rule(
     gold: &Path,
     system: &Path,
-    enhancer: &Enhancer,
+    enhancer: &Engine,
 ) -> Result<ByRule, EvalError> {
     let (gold_name, gold_reader) = open_named(gold)?;
     let (system_name, system_reader) = open_named(system)?;
@@ -175,7 +175,7 @@ pub fn evaluate_by_rule(
     gold: impl BufRead,
     system_name: &str,
     system: impl BufRead,
-    enhancer: &Enhancer,
+    enhancer: &Engine,
 ) -> Result<ByRule, EvalError> {
     let shared = Rc::new(RefCell::new(Shared::default()));
     let reader = EnhancingReader {
@@ -250,7 +250,7 @@ struct EnhancingReader<'e, R> {
     layer: EnhancedLayer,
     out: Vec<u8>,
     pos: usize,
-    enhancer: &'e Enhancer,
+    enhancer: &'e Engine,
     name: String,
     shared: Rc<RefCell<Shared>>,
 }
@@ -401,7 +401,7 @@ fn row_of(origin: Origin) -> usize {
 }
 
 impl Tally {
-    fn new(enhancer: &Enhancer) -> Tally {
+    fn new(enhancer: &Engine) -> Tally {
         Tally {
             rows: (0..=enhancer.rules.len()).map(|_| Row::default()).collect(),
             gold: [0; Phenomenon::ALL.len()],
@@ -538,7 +538,7 @@ impl Tally {
     fn finish(
         self,
         report: Report,
-        enhancer: &Enhancer,
+        enhancer: &Engine,
         gold_name: &str,
         system_name: &str,
         runaways: Vec<String>,
@@ -1021,10 +1021,10 @@ mod tests {
     use crate::rules::{load_ruleset, RuleSource};
     use serde_json::json;
 
-    fn enhancer(profile: &str) -> Enhancer {
+    fn enhancer(profile: &str) -> Engine {
         let rules = load_ruleset(&RuleSource::embedded(), profile)
             .unwrap_or_else(|e| panic!("{}", e.render()));
-        Enhancer::new(&rules)
+        Engine::new(&rules)
     }
 
     fn by_rule(gold: &str, system: &str) -> ByRule {

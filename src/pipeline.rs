@@ -7,7 +7,7 @@
 use crate::text::{count, thousands};
 use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, ParseError, RawBlock, Sentence};
 use crate::engine::lemmas::without_lemma;
-use crate::engine::{Enhancer, Workspace};
+use crate::engine::{Engine, Workspace};
 use crate::error::Error;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
@@ -224,7 +224,7 @@ fn words_without_lemma(sentence: &Sentence) -> usize {
 
 /// An enhancer with its options and worker threads, ready to run over any number of inputs.
 pub struct Pipeline<'e> {
-    enhancer: &'e Enhancer,
+    enhancer: &'e Engine,
     options: PipelineOptions,
     /// Workers, when more than one thread enhances.
     pool: Option<rayon::ThreadPool>,
@@ -237,7 +237,7 @@ pub struct Pipeline<'e> {
 }
 
 impl<'e> Pipeline<'e> {
-    pub fn new(enhancer: &'e Enhancer, options: PipelineOptions) -> Result<Self, rayon::ThreadPoolBuildError> {
+    pub fn new(enhancer: &'e Engine, options: PipelineOptions) -> Result<Self, rayon::ThreadPoolBuildError> {
         let pool = match options.threads {
             1 => None,
             n => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build()?),
@@ -408,7 +408,7 @@ mod tests {
     /// it, never a hang (the thread that writes used to wait forever for the lost chunk).
     #[test]
     fn a_panicking_worker_ends_the_run_with_an_error() {
-        let enhancer: &'static Enhancer = Box::leak(Box::new(Enhancer::basic()));
+        let enhancer: &'static Engine = Box::leak(Box::new(Engine::basic()));
         let input = format!("{}{BOOM}{}", GOOD.repeat(50), GOOD.repeat(50));
         let before = GOOD.replace("root\t_", "root\t0:root").repeat(50);
         for threads in [1, 2, 4] {

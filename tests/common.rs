@@ -231,7 +231,7 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
 /// `input` enhanced by `enhancer` in memory on one thread; a reported sentence or an error
 /// panics. The output and the run's summary.
 pub fn enhance_in_memory(
-    enhancer: &eudify::engine::Enhancer,
+    enhancer: &eudify::engine::Engine,
     input: &str,
 ) -> (Vec<u8>, eudify::pipeline::Summary) {
     use eudify::pipeline::{Pipeline, PipelineOptions};

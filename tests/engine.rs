@@ -2,7 +2,7 @@
 //! limit, `explain`, `test`, `check` and `profiles`.
 
 use crate::common::{run, text};
-use eudify::engine::Enhancer;
+use eudify::engine::Engine;
 use eudify::rules::{list_profiles, load_ruleset, RuleSource};
 
 const ENGINE_RULES: &str = "tests/data/engine_rules";
@@ -31,7 +31,7 @@ fn embedded_rule_examples_pass_and_match_their_snapshots() {
     for profile in list_profiles(&source).unwrap() {
         let rule_set =
             load_ruleset(&source, &profile.name).unwrap_or_else(|e| panic!("{}", e.render()));
-        let enhancer = Enhancer::new(&rule_set);
+        let enhancer = Engine::new(&rule_set);
         for (index, compiled) in enhancer.rules.iter().enumerate() {
             let rule = &compiled.rule;
             if enhancer.needs_missing_lexicon(index) {
@@ -337,7 +337,7 @@ fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_ea
     use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
     let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
     let rule_set = load_ruleset(&source, "feeding").unwrap_or_else(|e| panic!("{}", e.render()));
-    let (seeded, mut exhaustive) = (Enhancer::new(&rule_set), Enhancer::new(&rule_set));
+    let (seeded, mut exhaustive) = (Engine::new(&rule_set), Engine::new(&rule_set));
     exhaustive.exhaustive_rounds = true;
     for block in input.split_inclusive("\n\n") {
         let sentence = Sentence::parse(RawBlock {
@@ -384,8 +384,8 @@ fn rules_anchored_on_empty_nodes_find_the_nodes_made_in_earlier_rounds() {
     use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
     let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
     let rule_set = load_ruleset(&source, "empty").unwrap_or_else(|e| panic!("{}", e.render()));
-    let enhancer = Enhancer::new(&rule_set);
-    let mut exhaustive = Enhancer::new(&rule_set);
+    let enhancer = Engine::new(&rule_set);
+    let mut exhaustive = Engine::new(&rule_set);
     exhaustive.exhaustive_rounds = true;
     let sentence = Sentence::parse(RawBlock {
         bytes: input.as_bytes().to_vec(),
@@ -785,7 +785,7 @@ fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
     use eudify::engine::Workspace;
     let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
     let load = |name: &str| {
-        Enhancer::new(&load_ruleset(&source, name).unwrap_or_else(|e| panic!("{}", e.render())))
+        Engine::new(&load_ruleset(&source, name).unwrap_or_else(|e| panic!("{}", e.render())))
     };
     let (tests_lemmas, labels_only) = (load("lemmas"), load("lemma_label"));
     let sentence = |lemma: &str| {
@@ -799,7 +799,7 @@ fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
         })
         .unwrap()
     };
-    let deps = |enhancer: &Enhancer, sentence: &Sentence, workspace: &mut Workspace| {
+    let deps = |enhancer: &Engine, sentence: &Sentence, workspace: &mut Workspace| {
         let mut layer = EnhancedLayer::default();
         enhancer
             .enhance_with(sentence, &mut layer, workspace)
@@ -1717,7 +1717,7 @@ fn a_removed_label_makes_a_rule_without_delta_plans_search_again() {
     use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
     let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
     let rule_set = load_ruleset(&source, "whole").unwrap_or_else(|e| panic!("{}", e.render()));
-    let mut exhaustive = Enhancer::new(&rule_set);
+    let mut exhaustive = Engine::new(&rule_set);
     assert!(exhaustive.rules.iter().all(|r| r.delta_plans.is_empty()));
     exhaustive.exhaustive_rounds = true;
     let sentence = Sentence::parse(RawBlock {

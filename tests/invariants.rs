@@ -20,7 +20,7 @@ use crate::common::{
     sample_scores_file, treebank_code, Rng,
 };
 use eudify::conllu::{BlockReader, RawBlock};
-use eudify::engine::Enhancer;
+use eudify::engine::Engine;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
 use eudify::rules::{list_profiles, load_ruleset, resolve_profile, RuleSet, RuleSource};
 use eudify::validate::validate_reader;
@@ -36,7 +36,7 @@ fn rule_set(name: &str) -> RuleSet {
         .unwrap_or_else(|e| panic!("profile {name}: {}", e.render()))
 }
 
-fn pipeline(enhancer: &Enhancer, threads: usize, chunk_bytes: usize) -> Pipeline<'_> {
+fn pipeline(enhancer: &Engine, threads: usize, chunk_bytes: usize) -> Pipeline<'_> {
     Pipeline::new(
         enhancer,
         PipelineOptions {
@@ -129,7 +129,7 @@ fn validates(name: &str, output: &[u8]) -> Result<usize, String> {
 /// the basic-only input itself.
 fn check_invariants(
     name: &str,
-    enhancer: &Enhancer,
+    enhancer: &Engine,
     gold: &[u8],
     basic: &[u8],
 ) -> Result<(), String> {
@@ -207,13 +207,13 @@ fn resolved_profile(code: &str) -> String {
 /// Runs [`check_invariants`] on every treebank with the profile `choose` picks for its code,
 /// collecting every failure before failing.
 fn every_treebank(files: &[PathBuf], choose: impl Fn(&str) -> String) {
-    let mut enhancers: Vec<(String, Enhancer)> = Vec::new();
+    let mut enhancers: Vec<(String, Engine)> = Vec::new();
     let mut failures = Vec::new();
     for file in files {
         let code = treebank_code(file);
         let profile = choose(&code);
         if !enhancers.iter().any(|(n, _)| *n == profile) {
-            enhancers.push((profile.clone(), Enhancer::new(&rule_set(&profile))));
+            enhancers.push((profile.clone(), Engine::new(&rule_set(&profile))));
         }
         let enhancer = &enhancers.iter().find(|(n, _)| *n == profile).unwrap().1;
         let gold = std::fs::read(file).unwrap();
@@ -279,8 +279,8 @@ fn semi_naive_matches_exhaustive(files: &[PathBuf]) {
     for file in files {
         let code = treebank_code(file);
         let profile = resolved_profile(&code);
-        let semi_naive = Enhancer::new(&rule_set(&profile));
-        let mut exhaustive = Enhancer::new(&rule_set(&profile));
+        let semi_naive = Engine::new(&rule_set(&profile));
+        let mut exhaustive = Engine::new(&rule_set(&profile));
         exhaustive.exhaustive_rounds = true;
         let basic = basic_only(&std::fs::read(file).unwrap());
         let name = format!("{code} ({profile})");
@@ -506,7 +506,7 @@ fn random_trees_keep_the_invariants_under_every_profile() {
         words.len()
     );
     let lemmas: Vec<&str> = words.iter().map(String::as_str).collect();
-    let enhancers: Vec<Enhancer> = rule_sets.iter().map(Enhancer::new).collect();
+    let enhancers: Vec<Engine> = rule_sets.iter().map(Engine::new).collect();
     let config = Config {
         cases: 200,
         failure_persistence: None,

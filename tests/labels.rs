@@ -6,7 +6,7 @@ use crate::common::{all_but_deps, enhance_in_memory, run, text};
 use eudify::engine::lemmas::Lemmas;
 use eudify::engine::action::Action;
 use eudify::engine::binding::{Binding, EdgeRefId};
-use eudify::engine::{render, Enhancer, TextFixes};
+use eudify::engine::{render, Engine, TextFixes};
 use eudify::graph::SentenceGraph;
 use eudify::pipeline::Summary;
 use eudify::rules::{list_profiles, load_ruleset, RuleSource};
@@ -15,13 +15,13 @@ use eudify::ud::repairs::{
 };
 use eudify::validate::validate_reader;
 
-fn enhancer(profile: &str) -> Enhancer {
+fn enhancer(profile: &str) -> Engine {
     let source = RuleSource::embedded();
     if profile == "basic" {
-        return Enhancer::basic();
+        return Engine::basic();
     }
     let rule_set = load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
-    Enhancer::new(&rule_set)
+    Engine::new(&rule_set)
 }
 
 /// `input` enhanced under `profile` on one thread, checked to be valid and to keep every column

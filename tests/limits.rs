@@ -5,7 +5,7 @@
 //! kept (times are measured by `scripts`/benchmarks, not asserted here).
 
 use crate::common::{all_but_deps, run, text};
-use eudify::engine::Enhancer;
+use eudify::engine::Engine;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
 use eudify::rules::{list_profiles, load_ruleset, RuleSource};
 use eudify::validate::validate_reader;
@@ -35,9 +35,9 @@ fn rules_folder(name: &str, rules: &str) -> PathBuf {
     dir.join("rules")
 }
 
-fn enhancer(rules: &std::path::Path) -> Enhancer {
+fn enhancer(rules: &std::path::Path) -> Engine {
     let source = RuleSource::from_dir(rules).unwrap();
-    Enhancer::new(&load_ruleset(&source, "test").unwrap_or_else(|e| panic!("{}", e.render())))
+    Engine::new(&load_ruleset(&source, "test").unwrap_or_else(|e| panic!("{}", e.render())))
 }
 
 /// A sentence of `n` words: word 1 the root, every other word its `rel` child.
@@ -57,7 +57,7 @@ struct Run {
     result: Result<Summary, String>,
 }
 
-fn enhance(enhancer: &Enhancer, on_error: OnError, input: &str) -> Run {
+fn enhance(enhancer: &Engine, on_error: OnError, input: &str) -> Run {
     let pipeline = Pipeline::new(
         enhancer,
         PipelineOptions {
@@ -82,7 +82,7 @@ fn enhance(enhancer: &Enhancer, on_error: OnError, input: &str) -> Run {
 
 /// The `basic` profile's output for `input`: what a runaway sentence must be written as.
 fn basic(input: &str) -> Vec<u8> {
-    let basic = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "basic").unwrap());
+    let basic = Engine::new(&load_ruleset(&RuleSource::embedded(), "basic").unwrap());
     enhance(&basic, OnError::Fail, input).out
 }
 
@@ -487,7 +487,7 @@ fn big_sentences_of_every_shape_under_every_profile() {
         profiles.len()
     );
     for profile in profiles {
-        let enhancer = Enhancer::new(&load_ruleset(&source, &profile.name).unwrap());
+        let enhancer = Engine::new(&load_ruleset(&source, &profile.name).unwrap());
         for (shape, input, may_run_away) in &shapes {
             let run = enhance(&enhancer, OnError::Fail, input);
             let summary = run
@@ -519,7 +519,7 @@ fn big_sentences_of_every_shape_under_every_profile() {
 /// node, not from the verb's thousands of conjuncts).
 #[test]
 fn a_long_list_of_gapped_clauses_is_resolved_clause_by_clause() {
-    let enhancer = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
+    let enhancer = Engine::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
     let short = text(&enhance(&enhancer, OnError::Fail, &gapped_clauses(1)).out);
     assert!(short.contains("\n6.1\tgave\t"), "{short}");
     let long = text(&enhance(&enhancer, OnError::Fail, &gapped_clauses(2_000)).out);
@@ -548,7 +548,7 @@ fn a_long_list_of_gapped_clauses_is_resolved_clause_by_clause() {
 /// coordinator takes the one of the next conjunct that has one.
 #[test]
 fn a_long_coordination_labels_every_conjunct_with_the_next_coordinator() {
-    let enhancer = Enhancer::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
+    let enhancer = Engine::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
     let mut input = coordination(2_000, 2_000);
     // One "or" in the middle: the conjuncts before it take "or", those after it "and".
     input = input.replacen(

@@ -8,7 +8,7 @@
 
 use crate::common::{all_but_deps, random_heads, run, text, Rng};
 use eudify::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
-use eudify::engine::Enhancer;
+use eudify::engine::Engine;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -73,7 +73,7 @@ fn enhance_with(pipeline: &Pipeline, input: &[u8]) -> Run {
 }
 
 fn basic_pipeline(
-    enhancer: &Enhancer,
+    enhancer: &Engine,
     threads: usize,
     chunk_bytes: usize,
     on_error: OnError,
@@ -304,7 +304,7 @@ fn long_sentence(n: u32, head: impl Fn(u32) -> u32) -> Vec<u8> {
 /// (one node with 9,999 children). Both must round-trip and enhance.
 #[test]
 fn ten_thousand_word_sentences_round_trip_and_enhance() {
-    let enhancer = Enhancer::basic();
+    let enhancer = Engine::basic();
     let pipeline = basic_pipeline(&enhancer, 1, 512, OnError::Fail);
     for input in [
         long_sentence(10_000, |i| i - 1),
@@ -448,7 +448,7 @@ fn check_any_input(
     Ok(())
 }
 
-fn copy_pipelines(enhancer: &Enhancer) -> Vec<Pipeline<'_>> {
+fn copy_pipelines(enhancer: &Engine) -> Vec<Pipeline<'_>> {
     vec![
         basic_pipeline(enhancer, 1, 1, OnError::Copy),
         basic_pipeline(enhancer, 2, 3, OnError::Copy),
@@ -457,7 +457,7 @@ fn copy_pipelines(enhancer: &Enhancer) -> Vec<Pipeline<'_>> {
 
 #[test]
 fn random_bytes_never_panic_and_lose_nothing() {
-    let enhancer = Enhancer::basic();
+    let enhancer = Engine::basic();
     let pipelines = copy_pipelines(&enhancer);
     let strategy = (
         prop_oneof![
@@ -569,7 +569,7 @@ fn apply(input: &mut Vec<u8>, m: &Mutation) {
 
 #[test]
 fn mutated_valid_input_never_panics_and_loses_nothing() {
-    let enhancer = Enhancer::basic();
+    let enhancer = Engine::basic();
     let pipelines = copy_pipelines(&enhancer);
     let strategy = (
         valid_input(),
@@ -752,7 +752,7 @@ fn valid_input() -> impl Strategy<Value = (Vec<u8>, usize)> {
 
 #[test]
 fn random_valid_trees_round_trip_and_keep_all_but_deps() {
-    let enhancer = Enhancer::basic();
+    let enhancer = Engine::basic();
     let one = basic_pipeline(&enhancer, 1, 2, OnError::Fail);
     let two = basic_pipeline(&enhancer, 2, 1, OnError::Fail);
     runner(500)
@@ -911,7 +911,7 @@ fn sixteen_megabytes_without_a_blank_line_fail_at_the_first_error() {
 fn a_million_word_sentence_is_enhanced() {
     let n = 1_000_000;
     let input = long_sentence(n, |i| if i % 3 == 0 { i - 1 } else { i / 2 });
-    let enhancer = Enhancer::basic();
+    let enhancer = Engine::basic();
     let pipeline = basic_pipeline(&enhancer, 2, 256 * 1024, OnError::Fail);
     let run = enhance_with(&pipeline, &input);
     let summary = run.result.unwrap();

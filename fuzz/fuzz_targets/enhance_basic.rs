@@ -8,18 +8,18 @@
 mod common;
 
 use eudify::conllu::Sentence;
-use eudify::engine::Enhancer;
+use eudify::engine::Engine;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
 use common::*;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-static ENHANCER: OnceLock<Enhancer> = OnceLock::new();
+static ENHANCER: OnceLock<Engine> = OnceLock::new();
 static PIPELINES: OnceLock<[Pipeline<'static>; 2]> = OnceLock::new();
 
 fuzz_target!(|input: &[u8]| {
     let pipelines = PIPELINES.get_or_init(|| {
-        let enhancer = ENHANCER.get_or_init(Enhancer::basic);
+        let enhancer = ENHANCER.get_or_init(Engine::basic);
         let make = |threads, chunk_bytes| {
             let options = PipelineOptions { on_error: OnError::Copy, threads, chunk_bytes };
             Pipeline::new(enhancer, options).unwrap()

@@ -11,14 +11,14 @@
 mod common;
 
 use eudify::conllu::Sentence;
-use eudify::engine::Enhancer;
+use eudify::engine::Engine;
 use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
 use eudify::rules::{list_profiles, load_ruleset, RuleSource};
 use common::*;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-static ENHANCERS: OnceLock<Vec<(String, Enhancer)>> = OnceLock::new();
+static ENHANCERS: OnceLock<Vec<(String, Engine)>> = OnceLock::new();
 static PIPELINES: OnceLock<Vec<Pipeline<'static>>> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
                 .into_iter()
                 .map(|p| {
                     let rule_set = load_ruleset(&source, &p.name).unwrap_or_else(|e| panic!("{}", e.render()));
-                    (p.name, Enhancer::new(&rule_set))
+                    (p.name, Engine::new(&rule_set))
                 })
                 .collect()
         });

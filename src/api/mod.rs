@@ -38,7 +38,7 @@ pub const READER_NAME: &str = "<input>";
 /// A language profile's rules, compiled: enhances any number of inputs, from any number of
 /// threads at once (it is `Send + Sync` and never changes).
 pub struct Enhancer {
-    engine: engine::Enhancer,
+    engine: engine::Engine,
     profile: String,
     warning: Option<String>,
 }
@@ -54,7 +54,7 @@ impl Enhancer {
         let rule_set = crate::rules::load_ruleset(&source, &profile)
             .map_err(|e| Error::Rules(e.render().trim_end().to_string()))?;
         Ok(Enhancer {
-            engine: engine::Enhancer::new(&rule_set),
+            engine: engine::Engine::new(&rule_set),
             profile,
             warning,
         })
@@ -73,7 +73,7 @@ impl Enhancer {
     /// The compiled rules, for the crate's own tests (the unstable `internals` feature).
     #[cfg(feature = "internals")]
     #[doc(hidden)]
-    pub fn compiled(&self) -> &engine::Enhancer {
+    pub fn compiled(&self) -> &engine::Engine {
         &self.engine
     }
 

@@ -106,7 +106,7 @@ pub fn test_examples(rules: Option<&Path>) -> Result<ExampleReport, Error> {
     for profile in profiles {
         let rule_set = rules::load_ruleset(&source, &profile.name)
             .map_err(|e| Error::Rules(e.render().trim_end().to_string()))?;
-        let enhancer = engine::Enhancer::new(&rule_set);
+        let enhancer = engine::Engine::new(&rule_set);
         for (index, compiled) in enhancer.rules.iter().enumerate() {
             let rule = &compiled.rule;
             for example in &rule.examples {

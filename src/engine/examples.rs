@@ -2,7 +2,7 @@
 //! listed nodes' DEPS compared with what the example expects. An example may give the enhanced
 //! graph its rule starts from (filled DEPS, empty nodes).
 
-use super::Enhancer;
+use super::Engine;
 use crate::conllu::{
     write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence, Token,
 };
@@ -25,7 +25,7 @@ impl ExampleResult {
     }
 }
 
-impl Enhancer {
+impl Engine {
     /// Whether rule `rule` requires a word from a lexicon list that is empty under this
     /// profile: it cannot match, so its examples say nothing here (e.g. a list only English
     /// fills, under the `universal` profile).

@@ -15,7 +15,7 @@
 //!   rule front-end's checked form;
 //! - `lemmas`, `binding`, `checks`, `descent`, `search`: finding matches;
 //! - `apply`: applying them;
-//! - `rounds`: a stage's rules run to a fixpoint; this module: stages, runaways, `Enhancer`.
+//! - `rounds`: a stage's rules run to a fixpoint; this module: stages, runaways, `Engine`.
 
 pub mod action;
 pub mod anchor;
@@ -51,7 +51,7 @@ pub use rounds::{Limit, Limits};
 
 /// Everything needed to enhance sentences for one profile; shared by all threads.
 #[derive(Debug, Default)]
-pub struct Enhancer {
+pub struct Engine {
     pub rules: Vec<CompiledRule>,
     /// Phase name and its rules (a range of `rules`), in execution order.
     pub phases: Vec<(String, Range<usize>)>,
@@ -133,12 +133,12 @@ impl std::fmt::Display for StepLimitError {
     }
 }
 
-impl Enhancer {
+impl Engine {
     /// The copy baseline: DEPS := HEAD:DEPREL, no empty nodes.
     pub fn basic() -> Self {
-        Enhancer {
+        Engine {
             profile: "basic".to_string(),
-            ..Enhancer::default()
+            ..Engine::default()
         }
     }
 
@@ -159,7 +159,7 @@ impl Enhancer {
             .into_iter()
             .map(|range| Stage::new(range, &rules))
             .collect();
-        Enhancer {
+        Engine {
             rules,
             phases,
             stages,
@@ -173,7 +173,7 @@ impl Enhancer {
         self.enhance_with(sentence, layer, &mut Workspace::default())
     }
 
-    /// [`Enhancer::enhance`] with buffers kept from one sentence to the next.
+    /// [`Engine::enhance`] with buffers kept from one sentence to the next.
     ///
     /// A runaway (a rule set that reaches the sentence's [`Limits`]) costs only its sentence:
     /// `layer` then holds the basic copy, as the `basic` profile writes it, and the error says
@@ -252,7 +252,7 @@ impl Enhancer {
     }
 
     /// Runs the given rules (indices into `rules`: a phase's, or a group's) to one fixpoint, in a
-    /// `workspace` made ready for the sentence ([`Enhancer::prepare`]). `steps` counts the rule
+    /// `workspace` made ready for the sentence ([`Engine::prepare`]). `steps` counts the rule
     /// applications of the sentence so far. Rounds check only the part of an anchor they change
     /// ([`anchor::Anchor::admits_graph`]): a rule whose anchor the basic tree rules out
     /// ([`anchor::Anchor::admits_tree`]) is searched in vain, and is best left out.
@@ -339,7 +339,7 @@ mod tests {
         for name in crate::rules::profile::profile_names(&source) {
             let rule_set = crate::rules::load::load_ruleset(&source, &name)
                 .unwrap_or_else(|e| panic!("{}", e.render()));
-            let enhancer = Enhancer::new(&rule_set);
+            let enhancer = Engine::new(&rule_set);
             for stage in &enhancer.stages {
                 needy += usize::from(!stage.common.tree_met(Kinds::default()));
                 for rule in &enhancer.rules[stage.rules.clone()] {
@@ -404,7 +404,7 @@ mod tests {
         let anchor_admits_all = |profile: &str| {
             let rule_set = crate::rules::load::load_ruleset(&source, profile)
                 .unwrap_or_else(|e| panic!("{}", e.render()));
-            let enhancer = Enhancer::new(&rule_set);
+            let enhancer = Engine::new(&rule_set);
             let rule = enhancer
                 .rules
                 .iter()

@@ -107,7 +107,7 @@ pub struct Rounds<'r> {
     /// the tree rules out is searched in vain; rounds check only the part of an anchor they
     /// change, [`super::anchor::Anchor::admits_graph`]).
     pub rules: &'r [usize],
-    /// Search every rule whole in every round (see [`super::Enhancer::exhaustive_rounds`]).
+    /// Search every rule whole in every round (see [`super::Engine::exhaustive_rounds`]).
     pub exhaustive: bool,
 }
 

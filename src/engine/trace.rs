@@ -5,7 +5,7 @@
 //! the log the graph keeps when asked ([`SentenceGraph::record_changes`]): off when enhancing,
 //! so the fast path pays one test per change.
 
-use super::{Enhancer, StepLimitError};
+use super::{Engine, StepLimitError};
 use crate::conllu::{EnhancedLayer, NodeId, Sentence};
 use crate::graph::{Change, Origin, SentenceGraph};
 use petgraph::stable_graph::NodeIndex;
@@ -30,7 +30,7 @@ pub struct EdgeText {
 /// What one rule application changed, in the output's node ids.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Application {
-    /// Index of the rule in [`Enhancer::rules`].
+    /// Index of the rule in [`Engine::rules`].
     pub rule: u32,
     pub added: Vec<EdgeText>,
     pub removed: Vec<EdgeText>,
@@ -53,7 +53,7 @@ pub struct SentenceTrace {
     pub runaway: Option<StepLimitError>,
 }
 
-impl Enhancer {
+impl Engine {
     /// Enhances `sentence` and returns every enhanced edge, sorted by dependent, head, label.
     pub fn explain(&self, sentence: &Sentence) -> Result<Vec<ExplainedEdge>, StepLimitError> {
         let trace = self.trace(sentence, &mut EnhancedLayer::default());
@@ -63,7 +63,7 @@ impl Enhancer {
         }
     }
 
-    /// Enhances `sentence` into `layer`, as [`Enhancer::enhance`] does, recording what each
+    /// Enhances `sentence` into `layer`, as [`Engine::enhance`] does, recording what each
     /// rule application did and where each edge of the result comes from.
     pub fn trace(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> SentenceTrace {
         let mut graph = SentenceGraph::from_basic(sentence);
