@@ -336,7 +336,7 @@ mod tests {
         let source = RuleSource::embedded();
         let mut state = 0x9e37_79b9_7f4a_7c15;
         let (mut admitted, mut needy) = (0, 0);
-        for name in crate::rules::profile::profile_names(&source) {
+        for name in crate::rules::source::profile_names(&source) {
             let rule_set = crate::rules::load::load_ruleset(&source, &name)
                 .unwrap_or_else(|e| panic!("{}", e.render()));
             let enhancer = Engine::new(&rule_set);

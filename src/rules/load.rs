@@ -6,7 +6,8 @@ use super::diagnostic::{render_all, Diagnostic};
 use super::ir::{Phase, RuleSet};
 use super::lexicon::Lexicon;
 use super::parser::parse_file;
-use super::profile::{glob_matches, load_profile, profile_names, Profile, Settings};
+use super::profile::{glob_matches, load_profile, Profile, Settings};
+use super::source::profile_names;
 use super::source::{RuleSource, SourceMap};
 use super::vocabulary::Vocabulary;
 use rustc_hash::FxHashSet;
@@ -393,7 +394,7 @@ fn disable_rules(
                     name.text
                 ),
             );
-            diagnostics.push(match check::closest(&name.text, names()) {
+            diagnostics.push(match super::diagnostic::closest(&name.text, names()) {
                 Some(s) => d.with_note(format!("did you mean `{s}`?")),
                 None => d.with_note("the profile's rule files are selected by its `rules` globs"),
             });

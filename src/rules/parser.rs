@@ -892,7 +892,7 @@ impl<'s> Builder<'s> {
         }
         let mut diagnostic = Diagnostic::error(span, format!("unknown field `{name}`"));
         let known = ["form", "lemma", "upos", "xpos", "misc", "empty"];
-        diagnostic = match super::check::closest(name, known.iter().copied()) {
+        diagnostic = match super::diagnostic::closest(name, known.iter().copied()) {
             Some(suggestion) => diagnostic.with_note(format!("did you mean `{suggestion}`?")),
             None => diagnostic.with_note(
                 "fields are form, lemma, upos, xpos, misc, misc.Key, empty, or a feature such as Case",

@@ -34,57 +34,14 @@ use super::ast::{FileId, Span};
 use super::diagnostic::Diagnostic;
 use super::lexicon::toml_error;
 use super::source::{RuleSource, SourceMap};
+pub use super::vocabulary::{SettingType, SettingValue};
+use super::source::profile_names;
 use super::vocabulary::{RawValue, Vocabulary};
 use serde::Deserialize;
 use toml::Spanned;
 
 /// The profile used when a language has none.
 pub const FALLBACK: &str = "universal";
-
-/// The type of a setting, for checking guards and label parts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SettingType {
-    Bool,
-    Text,
-    List,
-}
-
-impl SettingType {
-    pub fn describe(self) -> &'static str {
-        match self {
-            SettingType::Bool => "a boolean",
-            SettingType::Text => "a string",
-            SettingType::List => "a list of strings",
-        }
-    }
-
-    /// As written in `rules/vocabulary.toml`.
-    pub fn name(self) -> &'static str {
-        match self {
-            SettingType::Bool => "bool",
-            SettingType::Text => "string",
-            SettingType::List => "list",
-        }
-    }
-}
-
-/// A setting's value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SettingValue {
-    Bool(bool),
-    Text(String),
-    List(Vec<String>),
-}
-
-impl SettingValue {
-    pub fn kind(&self) -> SettingType {
-        match self {
-            SettingValue::Bool(_) => SettingType::Bool,
-            SettingValue::Text(_) => SettingType::Text,
-            SettingValue::List(_) => SettingType::List,
-        }
-    }
-}
 
 /// The value of every setting `rules/vocabulary.toml` declares, for one profile: what rules read
 /// as `profile.NAME`.
@@ -216,19 +173,6 @@ fn profile_path(name: &str) -> String {
     format!("rules/profiles/{name}.toml")
 }
 
-/// Every profile name of the source, sorted.
-pub fn profile_names(source: &RuleSource) -> Vec<String> {
-    source
-        .list("rules/profiles/")
-        .iter()
-        .filter_map(|p| {
-            p.strip_prefix("rules/profiles/")?
-                .strip_suffix(".toml")
-                .map(String::from)
-        })
-        .filter(|n| !n.contains('/'))
-        .collect()
-}
 
 /// Every profile with its description (for `eudify profiles`); errors of unreadable profiles.
 pub fn list_profiles(
@@ -364,7 +308,7 @@ pub(crate) fn check_languages(source: &RuleSource, sources: &mut SourceMap) -> V
                 span(&row.profile),
                 format!("row `{name}` names the profile `{profile}`, which does not exist"),
             );
-            if let Some(s) = super::check::closest(profile, names.iter().map(String::as_str)) {
+            if let Some(s) = super::diagnostic::closest(profile, names.iter().map(String::as_str)) {
                 d = d.with_note(format!("did you mean `{s}`?"));
             }
             diagnostics.push(d);

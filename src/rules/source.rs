@@ -52,7 +52,7 @@ impl RuleSource {
             rules: dir.to_path_buf(),
             lexicons: inside.is_dir().then_some(inside),
         };
-        if super::profile::profile_names(&source).is_empty() {
+        if profile_names(&source).is_empty() {
             return Err(format!(
                 "{}: no profile: a rules folder holds `profiles/*.toml` beside its `.rules` files \
                  (`eudify rules export DIR` writes a complete copy to start from)",
@@ -302,4 +302,18 @@ impl SourceMap {
             col,
         }
     }
+}
+
+/// Every profile name of the source, sorted.
+pub fn profile_names(source: &RuleSource) -> Vec<String> {
+    source
+        .list("rules/profiles/")
+        .iter()
+        .filter_map(|p| {
+            p.strip_prefix("rules/profiles/")?
+                .strip_suffix(".toml")
+                .map(String::from)
+        })
+        .filter(|n| !n.contains('/'))
+        .collect()
 }

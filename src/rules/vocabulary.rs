@@ -9,7 +9,6 @@
 use super::ast::Span;
 use super::diagnostic::Diagnostic;
 use super::lexicon::toml_error;
-use super::profile::{SettingType, SettingValue};
 use super::source::{RuleSource, SourceMap};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -315,7 +314,7 @@ impl Vocabulary {
     /// "unknown enhancement `x`" with a did-you-mean or the list of names.
     pub(crate) fn unknown_enhancement(&self, span: Span, name: &str) -> Diagnostic {
         let d = Diagnostic::error(span, format!("unknown enhancement `{name}`"));
-        match super::check::closest(name, self.enhancement_names()) {
+        match super::diagnostic::closest(name, self.enhancement_names()) {
             Some(s) => d.with_note(format!("did you mean `{s}`?")),
             None => d.with_note(format!(
                 "enhancements (declared in {PATH}): {}",
@@ -328,7 +327,7 @@ impl Vocabulary {
     /// `profile.` in a rule) with a did-you-mean or the list of settings.
     pub(crate) fn unknown_setting(&self, span: Span, name: &str, prefix: &str) -> Diagnostic {
         let d = Diagnostic::error(span, format!("unknown profile setting `{name}`"));
-        match super::check::closest(name, self.settings.keys().map(String::as_str)) {
+        match super::diagnostic::closest(name, self.settings.keys().map(String::as_str)) {
             Some(s) => d.with_note(format!("did you mean `{prefix}{s}`?")),
             None if self.settings.is_empty() => d.with_note(format!("{PATH} declares no settings")),
             None => d.with_note(format!(
@@ -390,7 +389,7 @@ impl Vocabulary {
                 return None;
             }
             let d = Diagnostic::error(at, format!("`{text}` is not a value of setting `{name}`"));
-            return Some(match super::check::closest(text, values.iter().map(String::as_str)) {
+            return Some(match super::diagnostic::closest(text, values.iter().map(String::as_str)) {
                 Some(s) => d.with_note(format!("did you mean `{s}`?")),
                 None => d.with_note(format!(
                     "its values (declared in {PATH}) are {}",
@@ -415,7 +414,7 @@ fn label_item_problem(text: &str, at: Span) -> Option<Diagnostic> {
     let problem = crate::ud::enhanced_label_problem(text)?;
     let d = Diagnostic::error(at, problem);
     let univ = crate::ud::universal_part(text);
-    Some(match super::check::closest(univ, crate::ud::RELATIONS.iter().copied()) {
+    Some(match super::diagnostic::closest(univ, crate::ud::RELATIONS.iter().copied()) {
         Some(s) if !crate::ud::is_relation(univ) => d.with_note(format!("did you mean `{s}`?")),
         _ => d,
     })
@@ -443,7 +442,7 @@ fn relation_item_problem(text: &str, at: Span) -> Option<Diagnostic> {
 /// "unknown UPOS tag `x`" with a did-you-mean: for profiles' UPOS lists and rules' `upos=` tests.
 pub(crate) fn unknown_upos(at: Span, text: &str) -> Diagnostic {
     let d = Diagnostic::error(at, format!("unknown UPOS tag `{text}`"));
-    match super::check::closest(text, crate::ud::UPOS_TAGS.iter().copied()) {
+    match super::diagnostic::closest(text, crate::ud::UPOS_TAGS.iter().copied()) {
         Some(s) => d.with_note(format!("did you mean `{s}`?")),
         None => d,
     }
@@ -453,8 +452,53 @@ pub(crate) fn unknown_upos(at: Span, text: &str) -> Diagnostic {
 /// lists and rules' edge labels.
 pub(crate) fn unknown_relation(at: Span, univ: &str) -> Diagnostic {
     let d = Diagnostic::error(at, format!("unknown UD relation `{univ}`"));
-    match super::check::closest(univ, crate::ud::RELATIONS.iter().copied()) {
+    match super::diagnostic::closest(univ, crate::ud::RELATIONS.iter().copied()) {
         Some(s) => d.with_note(format!("did you mean `{s}`?")),
         None => d.with_note(format!("UD's relations are {}", crate::ud::RELATIONS.join(", "))),
     }
 }
+/// The type of a setting, for checking guards and label parts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SettingType {
+    Bool,
+    Text,
+    List,
+}
+
+impl SettingType {
+    pub fn describe(self) -> &'static str {
+        match self {
+            SettingType::Bool => "a boolean",
+            SettingType::Text => "a string",
+            SettingType::List => "a list of strings",
+        }
+    }
+
+    /// As written in `rules/vocabulary.toml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SettingType::Bool => "bool",
+            SettingType::Text => "string",
+            SettingType::List => "list",
+        }
+    }
+}
+
+/// A setting's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingValue {
+    Bool(bool),
+    Text(String),
+    List(Vec<String>),
+}
+
+impl SettingValue {
+    pub fn kind(&self) -> SettingType {
+        match self {
+            SettingValue::Bool(_) => SettingType::Bool,
+            SettingValue::Text(_) => SettingType::Text,
+            SettingValue::List(_) => SettingType::List,
+        }
+    }
+}
+

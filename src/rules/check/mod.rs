@@ -105,42 +105,8 @@ fn squash(text: &str) -> String {
     text.split_whitespace().collect()
 }
 
-/// The candidate closest to `name` by edit distance (a transposition counts as one edit), if
-/// close enough to be a likely typo. Names shorter than three characters get no suggestion:
-/// every one-letter variable is one edit away from every other.
-pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = name.chars().count() / 3;
-    candidates
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, _)| *d <= limit && *d > 0)
-        .min_by_key(|(d, c)| (*d, *c))
-        .map(|(_, c)| c)
-}
+pub use crate::rules::diagnostic::closest;
 
-/// Optimal string alignment distance.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
-}
 
 /// Small rule texts parsed for the passes' unit tests, and their diagnostics as `line:col
 /// severity: message` lines.
