@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
     };
     // Every checked rule, in one phase, on the fixed sentence.
     let base = eudify::rules::load_ruleset(&RuleSource::embedded(), "basic").expect("basic loads");
-    let rule_set = RuleSet { phases: vec![Phase { name: "fuzz".into(), rules }], ..base };
+    let rule_set = RuleSet { phases: vec![Phase { name: "fuzz".into(), rules, joined: false }], ..base };
     let enhancer = eudify::engine::Engine::new(&rule_set);
     let mut reader = BlockReader::new(SENTENCE.as_bytes());
     let mut block = RawBlock::default();
