@@ -52,6 +52,6 @@ pub use api::{
     EnhancedEdge, Enhancer, ExampleFailure, ExampleReport, Explanation, OnError, Profile,
     RuleApplication, RuleRef, RunOptions, Runner, Summary, READER_NAME, STRING_NAME,
 };
-pub use error::{is_invalid_data, Error};
 pub use by_rule::ByRule;
+pub use error::{is_invalid_data, Error};
 pub use ud::Repairs;

@@ -112,7 +112,10 @@ fn empty_input_gives_empty_output_and_a_warning() {
     let out = run(&["enhance"], b"");
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
-    assert_eq!(text(&out.stderr), "warning: <stdin>: no sentences (empty input)\n");
+    assert_eq!(
+        text(&out.stderr),
+        "warning: <stdin>: no sentences (empty input)\n"
+    );
 }
 
 #[test]

@@ -3,9 +3,9 @@
 //! a DEPS edge, every column but DEPS stays byte for byte, and every repair is counted.
 
 use crate::common::{all_but_deps, enhance_in_memory, run, text};
-use eudify::engine::lemmas::Lemmas;
 use eudify::engine::action::Action;
 use eudify::engine::binding::{Binding, EdgeRefId};
+use eudify::engine::lemmas::Lemmas;
 use eudify::engine::{render, Engine, TextFixes};
 use eudify::graph::SentenceGraph;
 use eudify::pipeline::Summary;

@@ -221,7 +221,11 @@ fn bom_only_and_blank_only_inputs_are_copied() {
         let out = run(&["enhance", "--lang", "basic"], input);
         assert!(out.status.success(), "{input:?}");
         assert_eq!(out.stdout, input, "{input:?}");
-        assert_eq!(text(&out.stderr), "warning: <stdin>: no sentences (empty input)\n", "{input:?}");
+        assert_eq!(
+            text(&out.stderr),
+            "warning: <stdin>: no sentences (empty input)\n",
+            "{input:?}"
+        );
     }
 }
 

@@ -1,7 +1,7 @@
 //! The rule-language front-end: embedded rules check clean, broken rules give the right errors.
 
-use eudify::rules::ir::{CheckedAction, TemplatePart, TemplateValue};
 use eudify::rules::diagnostic::render_all;
+use eudify::rules::ir::{CheckedAction, TemplatePart, TemplateValue};
 use eudify::rules::lexicon::Lexicon;
 use eudify::rules::load::check_text;
 use eudify::rules::profile::glob_matches;

@@ -3,11 +3,11 @@
 
 use super::args::EvalArgs;
 use super::output::Output;
+use anyhow::{bail, Context, Result};
 use eudify::eval::{
     confidence_intervals, evaluate_files, evaluate_pairs, paired_test, EvalOptions, Evaluation,
     Resampling,
 };
-use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
