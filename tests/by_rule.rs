@@ -4,29 +4,16 @@
 use crate::common::{
     dev_files, run, sample_files, shared_root, text, treebank_code, treebank_name,
 };
-use eudify::by_rule::{evaluate_files_by_rule, ByRule};
 use eudify::eval::{evaluate_readers, EvalOptions};
-use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
+use eudify::ByRule;
 use std::path::Path;
 
 /// ELAS F1 of `system`'s basic trees enhanced by `enhancer`, scored against `gold` by `eval`.
 fn enhanced_elas(enhancer: &eudify::Enhancer, gold: &Path, system: &Path) -> f64 {
-    let name = system.display().to_string();
-    let options = PipelineOptions {
-        on_error: OnError::Fail,
-        threads: 1,
-        ..PipelineOptions::default()
-    };
-    let pipeline = Pipeline::new(enhancer.compiled(), options).unwrap();
     let mut out = Vec::new();
-    pipeline
-        .run(
-            &name,
-            &std::fs::read(system).unwrap()[..],
-            &mut out,
-            &mut |_| {},
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+    enhancer
+        .enhance_reader(&std::fs::read(system).unwrap()[..], &mut out, 1)
+        .unwrap_or_else(|e| panic!("{}: {e}", system.display()));
     let gold_text = std::fs::read(gold).unwrap();
     let report = evaluate_readers(
         "gold",
@@ -86,7 +73,8 @@ fn check(result: &ByRule, elas: f64, what: &str) {
 fn sample_treebanks_agree_with_eval_of_the_enhanced_output() {
     for file in sample_files() {
         let enhancer = eudify::Enhancer::for_profile(&treebank_code(&file), None).unwrap();
-        let result = evaluate_files_by_rule(&file, &file, enhancer.compiled())
+        let result = enhancer
+            .evaluate_by_rule(&file, &file)
             .unwrap_or_else(|e| panic!("{e}"));
         check(
             &result,
@@ -111,7 +99,8 @@ fn every_dev_treebank_agrees_with_eval_of_the_enhanced_output() {
     for file in files {
         let treebank = treebank_name(&file);
         let enhancer = eudify::Enhancer::for_profile(&treebank_code(&file), None).unwrap();
-        let result = evaluate_files_by_rule(&file, &file, enhancer.compiled())
+        let result = enhancer
+            .evaluate_by_rule(&file, &file)
             .unwrap_or_else(|e| panic!("{treebank}: {e}"));
         check(&result, enhanced_elas(&enhancer, &file, &file), &treebank);
         assert!(
@@ -151,7 +140,8 @@ fn real_parser_output_of_another_tokenization_is_attributed_through_the_alignmen
     for (code, gold, system) in pairs {
         let (gold, system) = (root.join(gold), root.join(system));
         let enhancer = eudify::Enhancer::for_profile(code, None).unwrap();
-        let result = evaluate_files_by_rule(&gold, &system, enhancer.compiled())
+        let result = enhancer
+            .evaluate_by_rule(&gold, &system)
             .unwrap_or_else(|e| panic!("{e}"));
         check(
             &result,
@@ -319,7 +309,7 @@ fn a_runaway_sentence_is_scored_with_its_basic_copy_and_reported() {
     let gold = "# sent_id = away\n1\tw\tw\tVERB\t_\t_\t0\troot\t0:root\t_\n2\tw\tw\tNOUN\t_\t_\t1\tobj\t1:obj\t_\n\n";
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("by-rule-runaway.conllu");
     std::fs::write(&path, gold).unwrap();
-    let result = evaluate_files_by_rule(&path, &path, enhancer.compiled()).unwrap();
+    let result = enhancer.evaluate_by_rule(&path, &path).unwrap();
     assert_eq!(result.runaways.len(), 1, "{:?}", result.runaways);
     assert!(
         result.runaways[0].contains("by-rule-runaway.conllu:1: sentence away: ")
