@@ -55,3 +55,11 @@ pub use api::{
 pub use by_rule::ByRule;
 pub use error::{is_invalid_data, Error};
 pub use ud::Repairs;
+
+/// The kinds of repair [`Repairs`] counts, its keys (besides `"ROOT → root"` and the like for a
+/// relation case-folded to a UD one).
+pub mod repair_kinds {
+    pub use crate::ud::repairs::{
+        NOT_A_RELATION, PART_DROPPED, ROOT_EDGE, ROOT_ELSEWHERE, TEXT_CLEANED, TEXT_DROPPED,
+    };
+}

@@ -228,27 +228,6 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     output
 }
 
-/// `input` enhanced by `enhancer` in memory on one thread; a reported sentence or an error
-/// panics. The output and the run's summary.
-pub fn enhance_in_memory(
-    enhancer: &eudify::engine::Engine,
-    input: &str,
-) -> (Vec<u8>, eudify::pipeline::Summary) {
-    use eudify::pipeline::{Pipeline, PipelineOptions};
-    let options = PipelineOptions {
-        threads: 1,
-        ..PipelineOptions::default()
-    };
-    let pipeline = Pipeline::new(enhancer, options).unwrap();
-    let mut out = Vec::new();
-    let summary = pipeline
-        .run("in", input.as_bytes(), &mut out, &mut |line| {
-            panic!("{line}")
-        })
-        .unwrap();
-    (out, summary)
-}
-
 /// The DEPS column of each word and empty-node line of CoNLL-U `output`, by column `key`
 /// (0: ID, 1: FORM).
 pub fn deps_by(output: &[u8], key: usize) -> std::collections::BTreeMap<String, String> {

@@ -2,32 +2,20 @@
 //! forms, feature values, DEPRELs — every label written fits UD's grammar, no input text adds
 //! a DEPS edge, every column but DEPS stays byte for byte, and every repair is counted.
 
-use crate::common::{all_but_deps, enhance_in_memory, run, text};
-use eudify::engine::action::Action;
-use eudify::engine::binding::{Binding, EdgeRefId};
-use eudify::engine::lemmas::Lemmas;
-use eudify::engine::{render, Engine, TextFixes};
-use eudify::graph::SentenceGraph;
-use eudify::pipeline::Summary;
-use eudify::rules::{list_profiles, load_ruleset, RuleSource};
-use eudify::ud::repairs::{
+use crate::common::{all_but_deps, enhancer, run, text};
+use eudify::repair_kinds::{
     NOT_A_RELATION, PART_DROPPED, ROOT_EDGE, ROOT_ELSEWHERE, TEXT_CLEANED, TEXT_DROPPED,
 };
 use eudify::validate::validate_reader;
-
-fn enhancer(profile: &str) -> Engine {
-    let source = RuleSource::embedded();
-    if profile == "basic" {
-        return Engine::basic();
-    }
-    let rule_set = load_ruleset(&source, profile).unwrap_or_else(|e| panic!("{}", e.render()));
-    Engine::new(&rule_set)
-}
+use eudify::Summary;
 
 /// `input` enhanced under `profile` on one thread, checked to be valid and to keep every column
 /// but DEPS; the output and the run's summary.
 fn enhance(profile: &str, input: &str) -> (String, Summary) {
-    let (out, summary) = enhance_in_memory(&enhancer(profile), input);
+    let (out, summary) = enhancer(profile)
+        .enhance_str(input)
+        .unwrap_or_else(|e| panic!("{profile}: {e}"));
+    let out = out.into_bytes();
     assert_eq!(
         all_but_deps(&out),
         all_but_deps(input.as_bytes()),
@@ -276,130 +264,4 @@ fn repairs_are_told_on_stderr() {
     );
     assert!(clean.status.success());
     assert_eq!(text(&clean.stderr), "");
-}
-
-/// Every label template of every shipped profile's rules, rendered with hostile texts for its
-/// values and hostile DEPRELs for its edges, gives a label `validate` accepts.
-#[test]
-fn every_shipped_template_gives_valid_labels_from_hostile_text() {
-    let hostile = sentence(&[
-        (
-            "X„",
-            "x|3:nsubj",
-            "ADP",
-            "Case=Acc,Nom|PronType=Rel",
-            0,
-            "ROOT",
-        ),
-        ("ǅ", "ℂ", "ADP", "Case=Gen2", 1, "fixed"),
-        ("how come", "how come", "ADV", "Case=Loc", 1, "obj|1:nsubj"),
-        ("?", "?", "PUNCT", "Case=ž", 1, "obl:Tmod2"),
-        ("na\u{301}", "en/of", "CCONJ", "Case=Gen", 1, "obl:arg"),
-        ("_", "_", "X", "Case=", 1, "_"),
-        ("y", "y", "X", "Case=Gen", 1, "obl:arg:na:gen"),
-    ]);
-    let parsed = eudify::conllu::Sentence::parse(eudify::conllu::reader::RawBlock {
-        bytes: hostile.into_bytes(),
-        first_line: 1,
-        starts_input: true,
-    })
-    .unwrap();
-    let source = RuleSource::embedded();
-    let (mut templates, mut rendered, mut repaired) = (0, 0, 0);
-    for profile in list_profiles(&source).unwrap() {
-        let enhancer = enhancer(&profile.name);
-        for compiled in &enhancer.rules {
-            let rule = &compiled.rule;
-            for action in &compiled.actions {
-                let template = match action {
-                    Action::AddEdge { label, .. } => label,
-                    Action::Relabel { new_label, .. } => new_label,
-                    _ => continue,
-                };
-                templates += 1;
-                // Every way of binding the rule's nodes to the hostile words (rotated) and its
-                // edges to their hostile DEPRELs.
-                for shift in 0..7u32 {
-                    let mut graph = SentenceGraph::from_basic(&parsed);
-                    let lemmas = Lemmas::default();
-                    let mut binding = Binding::default();
-                    binding.reset(compiled.vars, compiled.edge_vars);
-                    for (i, node) in binding.nodes.iter_mut().enumerate() {
-                        *node = Some(graph.word_node((i as u32 + shift) % 7 + 1));
-                    }
-                    for (i, edge) in binding.edges.iter_mut().enumerate() {
-                        *edge = Some(EdgeRefId::Basic((i as u32 + shift) % 7 + 1));
-                    }
-                    let mut out = String::new();
-                    if !render(
-                        &graph,
-                        &lemmas,
-                        template,
-                        &binding,
-                        &mut out,
-                        &mut TextFixes::default(),
-                    ) {
-                        continue;
-                    }
-                    rendered += 1;
-                    // Too many parts (`{e.label}` already marked): only the table's repair helps.
-                    if !eudify::ud::is_enhanced_label(&out) {
-                        repaired += 1;
-                    }
-                    let label = graph.intern(&out);
-                    let text = graph.label_text(label);
-                    assert_eq!(
-                        eudify::ud::enhanced_label_problem(text),
-                        None,
-                        "{} {}: {out:?}",
-                        profile.name,
-                        rule.name
-                    );
-                    assert!(!text.is_empty());
-                }
-            }
-        }
-    }
-    assert!(
-        templates > 50 && rendered > 100 && repaired > 0,
-        "{templates} templates, {rendered} rendered, {repaired} repaired"
-    );
-}
-
-/// `eudify check` refuses a template whose literal text cannot give a label `validate` accepts,
-/// and accepts placeholders, which are valid by construction.
-#[test]
-fn the_checker_uses_the_one_label_grammar() {
-    let lexicon = eudify::rules::lexicon::Lexicon::default();
-    let rule = |template: &str| {
-        let text = format!(
-            "phase p\nrule r {{\n  match {{ e: H -[obl]-> N;  H =[e.label]=> N;  N -[case]-> C; }}\n  do {{ relabel H =[e.label]=> N as \"{template}\"; }}\n}}\n"
-        );
-        eudify::rules::load::check_text("t.rules", &text, &lexicon)
-            .map(|_| ())
-            .map_err(|e| e.render())
-    };
-    for bad in [
-        "obl:Tmod2",
-        "{e.label}:Att",
-        "{e.univ}:x:{marker(C)}:y:z",
-        "nsubj:",
-        "subj:{marker(C)}",
-        "obl:a\u{301}",
-    ] {
-        let error = rule(bad).expect_err(bad);
-        assert!(
-            error.contains("enhanced label") || error.contains("unknown UD relation"),
-            "{bad}: {error}"
-        );
-    }
-    for good in [
-        "obl:tmod",
-        "{e.label}:att",
-        "{e.univ}:{marker(C)}:{feat(N, Case)}",
-        "obl:{lemma(C)}",
-        "{e.label}{?marker(C)}",
-    ] {
-        assert_eq!(rule(good), Ok(()), "{good}");
-    }
 }

@@ -497,3 +497,47 @@ fn phase_order(
     }
     order
 }
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `eudify check` refuses a template whose literal text cannot give a label `validate` accepts,
+    /// and accepts placeholders, which are valid by construction.
+    #[test]
+    fn the_checker_uses_the_one_label_grammar() {
+        let lexicon = crate::rules::lexicon::Lexicon::default();
+        let rule = |template: &str| {
+            let text = format!(
+                "phase p\nrule r {{\n  match {{ e: H -[obl]-> N;  H =[e.label]=> N;  N -[case]-> C; }}\n  do {{ relabel H =[e.label]=> N as \"{template}\"; }}\n}}\n"
+            );
+            check_text("t.rules", &text, &lexicon)
+                .map(|_| ())
+                .map_err(|e| e.render())
+        };
+        for bad in [
+            "obl:Tmod2",
+            "{e.label}:Att",
+            "{e.univ}:x:{marker(C)}:y:z",
+            "nsubj:",
+            "subj:{marker(C)}",
+            "obl:a\u{301}",
+        ] {
+            let error = rule(bad).expect_err(bad);
+            assert!(
+                error.contains("enhanced label") || error.contains("unknown UD relation"),
+                "{bad}: {error}"
+            );
+        }
+        for good in [
+            "obl:tmod",
+            "{e.label}:att",
+            "{e.univ}:{marker(C)}:{feat(N, Case)}",
+            "obl:{lemma(C)}",
+            "{e.label}{?marker(C)}",
+        ] {
+            assert_eq!(rule(good), Ok(()), "{good}");
+        }
+    }
+}
