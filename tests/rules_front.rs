@@ -32,7 +32,7 @@ fn embedded_profiles_load() {
     }
 }
 
-/// Snapshots live in the top-level `snapshots/` folder.
+/// Snapshots live in `snapshots/rules_front/`.
 macro_rules! snapshot {
     ($name:expr, $value:expr) => {
         insta::with_settings!({ snapshot_path => "../snapshots/rules_front", prepend_module_to_snapshot => false }, {
