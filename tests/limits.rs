@@ -5,10 +5,8 @@
 //! kept (times are measured by `scripts`/benchmarks, not asserted here).
 
 use crate::common::{all_but_deps, run, text};
-use eudify::engine::Engine;
-use eudify::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
-use eudify::rules::{list_profiles, load_ruleset, RuleSource};
 use eudify::validate::validate_reader;
+use eudify::{Enhancer, OnError, RunOptions, Summary};
 use std::path::PathBuf;
 
 /// A rules folder written by the test: `DIR/profiles/test.toml` running `DIR/test/test.rules`
@@ -35,9 +33,13 @@ fn rules_folder(name: &str, rules: &str) -> PathBuf {
     dir.join("rules")
 }
 
-fn enhancer(rules: &std::path::Path) -> Engine {
-    let source = RuleSource::from_dir(rules).unwrap();
-    Engine::new(&load_ruleset(&source, "test").unwrap_or_else(|e| panic!("{}", e.render())))
+fn enhancer(rules: &std::path::Path) -> Enhancer {
+    Enhancer::for_profile("test", Some(rules)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A profile of the embedded rules.
+fn embedded(profile: &str) -> Enhancer {
+    Enhancer::for_profile(profile, None).unwrap_or_else(|e| panic!("{profile}: {e}"))
 }
 
 /// A sentence of `n` words: word 1 the root, every other word its `rel` child.
@@ -57,19 +59,15 @@ struct Run {
     result: Result<Summary, String>,
 }
 
-fn enhance(enhancer: &Engine, on_error: OnError, input: &str) -> Run {
-    let pipeline = Pipeline::new(
-        enhancer,
-        PipelineOptions {
-            on_error,
-            threads: 1,
-            ..PipelineOptions::default()
-        },
-    )
-    .unwrap();
+fn enhance(enhancer: &Enhancer, on_error: OnError, input: &str) -> Run {
+    let options = RunOptions {
+        threads: 1,
+        on_error,
+    };
+    let runner = enhancer.runner(options).unwrap();
     let (mut out, mut reports) = (Vec::new(), Vec::new());
-    let result = pipeline
-        .run("in.conllu", input.as_bytes(), &mut out, &mut |r| {
+    let result = runner
+        .enhance("in.conllu", input.as_bytes(), &mut out, &mut |r| {
             reports.push(r)
         })
         .map_err(|e| e.to_string());
@@ -82,7 +80,7 @@ fn enhance(enhancer: &Engine, on_error: OnError, input: &str) -> Run {
 
 /// The `basic` profile's output for `input`: what a runaway sentence must be written as.
 fn basic(input: &str) -> Vec<u8> {
-    let basic = Engine::new(&load_ruleset(&RuleSource::embedded(), "basic").unwrap());
+    let basic = embedded("basic");
     enhance(&basic, OnError::Fail, input).out
 }
 
@@ -479,15 +477,14 @@ fn big_sentences_of_every_shape_under_every_profile() {
         ("orphans of a nominal root", wide_clause(N, true), false),
         ("flat", flat_sentence, true),
     ];
-    let source = RuleSource::embedded();
-    let profiles = list_profiles(&source).unwrap();
+    let profiles = eudify::profiles(None).unwrap();
     assert!(
         profiles.len() >= 19,
         "every shipped profile: {}",
         profiles.len()
     );
     for profile in profiles {
-        let enhancer = Engine::new(&load_ruleset(&source, &profile.name).unwrap());
+        let enhancer = embedded(&profile.name);
         for (shape, input, may_run_away) in &shapes {
             let run = enhance(&enhancer, OnError::Fail, input);
             let summary = run
@@ -519,7 +516,7 @@ fn big_sentences_of_every_shape_under_every_profile() {
 /// node, not from the verb's thousands of conjuncts).
 #[test]
 fn a_long_list_of_gapped_clauses_is_resolved_clause_by_clause() {
-    let enhancer = Engine::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
+    let enhancer = embedded("en");
     let short = text(&enhance(&enhancer, OnError::Fail, &gapped_clauses(1)).out);
     assert!(short.contains("\n6.1\tgave\t"), "{short}");
     let long = text(&enhance(&enhancer, OnError::Fail, &gapped_clauses(2_000)).out);
@@ -548,7 +545,7 @@ fn a_long_list_of_gapped_clauses_is_resolved_clause_by_clause() {
 /// coordinator takes the one of the next conjunct that has one.
 #[test]
 fn a_long_coordination_labels_every_conjunct_with_the_next_coordinator() {
-    let enhancer = Engine::new(&load_ruleset(&RuleSource::embedded(), "en").unwrap());
+    let enhancer = embedded("en");
     let mut input = coordination(2_000, 2_000);
     // One "or" in the middle: the conjuncts before it take "or", those after it "and".
     input = input.replacen(
