@@ -102,3 +102,38 @@ fn an_empty_input_is_a_warning_not_silence() {
         format!("warning: {}: no sentences (empty input)\n", empty.display())
     );
 }
+
+#[test]
+fn enhance_on_a_terminal_says_what_it_waits_for() {
+    // A terminal for stdin: util-linux's `script` runs the command on a pseudo-terminal and types
+    // what it reads, here Ctrl-D: the command says what it waits for, then reads an empty input.
+    if Command::new("script").arg("--version").output().is_err() {
+        // Under CI the machine has it (Debian's util-linux): a missing one is a failure there.
+        assert!(std::env::var_os("CI").is_none(), "no `script` (util-linux) for a pty");
+        println!("enhance_on_a_terminal_says_what_it_waits_for: skipped: no `script` (util-linux) for a pty");
+        return;
+    }
+    let command = format!("{} enhance --lang en", env!("CARGO_BIN_EXE_eudify"));
+    let mut child = Command::new("timeout")
+        .args(["20", "script", "-qec", &command, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"\x04").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains("eudify enhance: reading CoNLL-U from the terminal; end it with Ctrl-D")
+            && shown.contains("warning: <stdin>: no sentences (empty input)"),
+        "{shown}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    // Not on a pipe: nothing.
+    let piped = eudify(&["enhance", "--lang", "en"]);
+    assert_eq!(
+        text(&piped.stderr),
+        "warning: <stdin>: no sentences (empty input)\n"
+    );
+}
