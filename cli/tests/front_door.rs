@@ -109,7 +109,10 @@ fn enhance_on_a_terminal_says_what_it_waits_for() {
     // what it reads, here Ctrl-D: the command says what it waits for, then reads an empty input.
     if Command::new("script").arg("--version").output().is_err() {
         // Under CI the machine has it (Debian's util-linux): a missing one is a failure there.
-        assert!(std::env::var_os("CI").is_none(), "no `script` (util-linux) for a pty");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no `script` (util-linux) for a pty"
+        );
         println!("enhance_on_a_terminal_says_what_it_waits_for: skipped: no `script` (util-linux) for a pty");
         return;
     }
