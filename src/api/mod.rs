@@ -127,7 +127,7 @@ impl Enhancer {
         &self,
         gold: &Path,
         system: &Path,
-    ) -> Result<crate::ByRule, crate::eval::EvalError> {
+    ) -> Result<crate::by_rule::ByRule, crate::eval::EvalError> {
         crate::by_rule::evaluate_files_by_rule(gold, system, &self.engine)
     }
 

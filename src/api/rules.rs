@@ -19,7 +19,7 @@ pub(crate) fn rule_source(dir: Option<&Path>) -> Result<RuleSource, Error> {
 /// A language profile, as `eudify profiles` lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Profile {
-    /// The name [`crate::Enhancer::for_profile`] takes (`cs`, `en`, `universal`…).
+    /// The name [`super::Enhancer::for_profile`] takes (`cs`, `en`, `universal`…).
     pub name: String,
     /// What it annotates, in one line.
     pub description: String,
