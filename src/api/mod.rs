@@ -70,13 +70,6 @@ impl Enhancer {
         self.warning.as_deref()
     }
 
-    /// The compiled rules, for the crate's own tests (the unstable `internals` feature).
-    #[cfg(feature = "internals")]
-    #[doc(hidden)]
-    pub fn compiled(&self) -> &engine::Engine {
-        &self.engine
-    }
-
     /// Enhances CoNLL-U text on the calling thread: the text with every sentence's DEPS (and
     /// empty nodes) recomputed, and what was done. Errors name the input `<string>`.
     pub fn enhance_str(&self, conllu: &str) -> Result<(String, Summary), Error> {
