@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Parse the `# text` lines of a CoNLL-U file with a spaCy pipeline and write CoNLL-U, as
+spacy-conll 4.0 writes it (the format of ../shared/data/eval-reference/*/parsed.conllu): one
+document per `# text` line, each of its sentences numbered from 1 within the document, spaCy's
+own tokenization, root labelled `ROOT`, FEATS in spaCy's order, `SpaceAfter=No` in MISC, DEPS
+`_`. Written so that new parses need no spacy-conll; the scores of a parse come from
+scripts/eval-parsed.sh (which reads `<Treebank>-<model>/parsed.conllu` folders).
+
+Usage: parse-dev-text.py MODEL GOLD.conllu > parsed.conllu   (in a venv with spaCy and MODEL)
+All lines go through one `nlp.pipe`, the cheapest way for a shared CPU.
+"""
+import sys
+
+import spacy
+
+
+def texts(path):
+    with open(path, encoding="utf-8") as gold:
+        for line in gold:
+            if line.startswith("# text = "):
+                yield line[len("# text = "):].rstrip("\n")
+
+
+def field(value):
+    return value if value else "_"
+
+
+def sentence_lines(sent):
+    start = sent.start
+    for token in sent:
+        head = 0 if token.head.i == token.i else token.head.i - start + 1
+        misc = "_" if token.whitespace_ else "SpaceAfter=No"
+        yield "\t".join([
+            str(token.i - start + 1), token.text, field(token.lemma_), field(token.pos_),
+            field(token.tag_), field(str(token.morph)), str(head), field(token.dep_), "_", misc,
+        ])
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    model, gold = sys.argv[1], sys.argv[2]
+    nlp = spacy.load(model)
+    out = sys.stdout
+    for doc in nlp.pipe(texts(gold), batch_size=64):
+        for number, sent in enumerate(doc.sents, start=1):
+            out.write(f"# sent_id = {number}\n# text = {sent.text}\n")
+            for line in sentence_lines(sent):
+                out.write(line + "\n")
+            out.write("\n")
+
+
+if __name__ == "__main__":
+    main()
