@@ -17,6 +17,8 @@
 # Usage: scripts/eval-parsed.sh [--write] [path/to/eudify]   (default: target/release/eudify)
 #   With --write it also refreshes tests/parsed-scores.tsv and the table in docs/parsed-input.md;
 #   tests/parsed_scores.rs fails when a parsed ELAS drops more than 0.05 below the file.
+#   EUDIFY_PARSES=DIR adds the parses DIR/<Treebank>-<model>/parsed.conllu to the printed table
+#   (made with scripts/parse-dev-text.py; not with --write: the test reads the shared data only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 write=no
@@ -25,6 +27,8 @@ eudify=${1:-target/release/eudify}
 shared=${EUDIFY_SHARED:-../shared}/data
 [ -x "$eudify" ] || { echo "$0: $eudify not found: cargo build --release, or pass the binary" >&2; exit 1; }
 [ -d "$shared/eval-reference" ] || { echo "$0: $shared/eval-reference not found (see README \"Test data\")" >&2; exit 1; }
+extra=${EUDIFY_PARSES:-}
+[ -z "$extra" ] || [ $write = no ] || { echo "$0: --write records the shared parses only: unset EUDIFY_PARSES" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -76,7 +80,7 @@ for c in $classes; do table="$table $c parse / gold |"; rule="$rule---|"; done
 table="$table rule edges parse / gold |
 $rule---|"
 found=0
-for parsed in "$shared"/eval-reference/*/parsed.conllu; do
+for parsed in "$shared"/eval-reference/*/parsed.conllu ${extra:+"$extra"/*/parsed.conllu}; do
   [ -f "$parsed" ] || continue
   found=$((found + 1))
   name=$(basename "$(dirname "$parsed")")   # Czech-CAC-cs_core_news_sm

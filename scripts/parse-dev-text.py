@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Parse the `# text` lines of a CoNLL-U file with a spaCy pipeline and write CoNLL-U, as
 spacy-conll 4.0 writes it (the format of ../shared/data/eval-reference/*/parsed.conllu): one
-document per `# text` line, each of its sentences numbered from 1 within the document, spaCy's
-own tokenization, root labelled `ROOT`, FEATS in spaCy's order, `SpaceAfter=No` in MISC, DEPS
-`_`. Written so that new parses need no spacy-conll; the scores of a parse come from
+sentence per `# text` line (the gold's segmentation: a component before the parser marks every
+token but the first as no sentence start, and the parser keeps that), `sent_id` 1 each,
+spaCy's own tokenization, root labelled `ROOT`, FEATS in spaCy's order, `SpaceAfter=No` in MISC,
+DEPS `_`. Written so that new parses need no spacy-conll; the scores of a parse come from
 scripts/eval-parsed.sh (which reads `<Treebank>-<model>/parsed.conllu` folders).
 
 Usage: parse-dev-text.py MODEL GOLD.conllu > parsed.conllu   (in a venv with spaCy and MODEL)
@@ -12,6 +13,14 @@ All lines go through one `nlp.pipe`, the cheapest way for a shared CPU.
 import sys
 
 import spacy
+from spacy.language import Language
+
+
+@Language.component("one_sentence_per_line")
+def one_sentence_per_line(doc):
+    for token in doc[1:]:
+        token.is_sent_start = False
+    return doc
 
 
 def texts(path):
@@ -41,6 +50,7 @@ def main():
         sys.exit(__doc__)
     model, gold = sys.argv[1], sys.argv[2]
     nlp = spacy.load(model)
+    nlp.add_pipe("one_sentence_per_line", before="parser")
     out = sys.stdout
     for doc in nlp.pipe(texts(gold), batch_size=64):
         for number, sent in enumerate(doc.sents, start=1):
