@@ -15,12 +15,21 @@ and empty nodes are left out on both sides. On those sentences it prints
     second arc; for a word whose arc is wrong it writes the parse's arc, which is wrong,
   - eudify's ELAS, and both as a ratio to LAS,
   - the gold edges of LAS-right words that the oracle writes and eudify does not: the parse's
-    label errors that LAS does not see (subtypes: `obl:arg`, a Case value, `expl:pv`), and the
-    added edges the rules missed or gave another label.
+    label errors that LAS does not see, and the added edges the rules missed or gave another
+    label;
+  - the LAS-right words whose enhanced label from their (right) head differs from the gold's,
+    by what differs: the argument subtype (`obl:arg`, Sequoia's `obl:mod`), the Case value, the
+    voice (`expl:pv`/`expl:pass`, `nsubj:pass`), `:emph`, the marker, another subtype, or no
+    such edge on one side.
 The oracle is an upper bound only in spirit (an added edge may rest on other arcs than the
 head's), but its ratio is what "ELAS / LAS" can reach with this parser's arcs and perfect labels.
 """
 import sys
+from collections import Counter
+
+CASES = {"nom", "gen", "dat", "acc", "voc", "loc", "ins"}
+ARGUMENT = {"arg", "mod"}
+VOICE = {"pass", "pv"}
 
 
 def sentences(path):
@@ -46,6 +55,27 @@ def enhanced_edges(word):
     return {d for d in word[8].split("|") if d != "_" and "." not in d.split(":", 1)[0]}
 
 
+def label_difference(output, expected):
+    """What differs between two enhanced labels with the same universal relation."""
+    if output is None or expected is None:
+        return "edge missing on one side"
+    got, want = output.split(":")[1:], expected.split(":")[1:]
+    differs = set(got) ^ set(want)
+    for name, values in (("argument subtype", ARGUMENT), ("Case value", CASES), ("voice", VOICE)):
+        if differs & values:
+            return name
+    if "emph" in differs:
+        return ":emph"
+    if got[:1] != want[:1] and output.split(":")[0] in ("obl", "nmod", "advcl", "acl"):
+        return "marker"
+    return "other subtype"
+
+
+def label_from(edges, head):
+    """The label of the edge from `head` among `head:label` edges, or None."""
+    return next((d.split(":", 1)[1] for d in edges if d.split(":", 1)[0] == head), None)
+
+
 def las_right(gold, parsed):
     label = "root" if parsed[7] == "ROOT" else parsed[7]
     return gold[6] == parsed[6] and gold[7].split(":")[0] == label.split(":")[0]
@@ -58,6 +88,7 @@ def main():
     for sentence in sentences(sys.argv[1]):
         gold_by_text.setdefault(tuple(w[1] for w in sentence), sentence)
     words = las = gold_edges = oracle_made = oracle_right = made = right = labels = 0
+    differences = Counter()
     for parsed, enhanced in zip(sentences(sys.argv[2]), sentences(sys.argv[3])):
         gold = gold_by_text.get(tuple(w[1] for w in parsed))
         if gold is None:
@@ -76,6 +107,9 @@ def main():
                 oracle_made += len(kept)
                 oracle_right += len(kept)
                 labels += len(kept - output)
+                have, want = label_from(output, g[6]), label_from(expected, g[6])
+                if have != want:
+                    differences[label_difference(have, want)] += 1
             else:
                 oracle_made += 1
     if not words:
@@ -86,6 +120,9 @@ def main():
     print(f"words\t{words}\nLAS\t{las_f:.2f}\noracle ELAS\t{oracle:.2f}\toracle/LAS\t{oracle / las_f:.3f}")
     print(f"eudify ELAS\t{elas:.2f}\teudify/LAS\t{elas / las_f:.3f}")
     print(f"oracle edges of LAS-right words eudify lacks\t{labels}")
+    print(f"LAS-right words whose enhanced label differs\t{sum(differences.values())}")
+    for difference, count in differences.most_common():
+        print(f"  {difference}\t{count}")
 
 
 if __name__ == "__main__":
