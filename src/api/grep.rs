@@ -29,6 +29,10 @@ use rustc_hash::FxHashSet;
 use std::io::BufRead;
 use std::path::Path;
 
+/// A match as bound: its nodes and named edges (a search may find one twice, by parallel edges
+/// the pattern does not name).
+type MatchKey = (Vec<Option<NodeIndex>>, Vec<Option<EdgeRefId>>);
+
 /// The name a pattern given as text is reported under in diagnostics.
 pub const PATTERN_NAME: &str = "<pattern>";
 
@@ -299,8 +303,7 @@ impl Pattern {
         let mut buffers = GraphBuffers::default();
         let mut workspace = QueryWorkspace::default();
         let mut counts = SearchCounts::default();
-        let mut seen: FxHashSet<(Vec<Option<NodeIndex>>, Vec<Option<EdgeRefId>>)> =
-            FxHashSet::default();
+        let mut seen: FxHashSet<MatchKey> = FxHashSet::default();
         let mut found: Vec<Binding> = Vec::new();
         let io = |error| Error::Io {
             file: file.to_string(),
