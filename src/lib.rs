@@ -49,7 +49,8 @@ pub mod validate;
 
 pub use api::{
     check_rules, export_rules, files, profiles, test_examples, worker_threads, EdgeChange,
-    EnhancedEdge, Enhancer, ExampleFailure, ExampleReport, Explanation, OnError, Profile,
+    EnhancedEdge, Enhancer, ExampleFailure, ExampleReport, Explanation, Match, MatchedEdge,
+    MatchedNode, OnError, Pattern, Profile, SearchCounts, SearchResult, SentenceMatches, PATTERN_NAME,
     RuleApplication, RuleRef, RunOptions, Runner, Summary, READER_NAME, STRING_NAME,
 };
 pub use by_rule::ByRule;

@@ -11,6 +11,7 @@ mod dev_scores;
 mod engine;
 mod eval;
 mod gapping;
+mod grep;
 mod invariants;
 mod labels;
 mod languages;

@@ -48,6 +48,11 @@ pub enum Command {
     /// For each enhanced edge, the rule that created or last changed it (or "basic").
     #[command(after_help = AFTER_HELP)]
     Explain(ExplainArgs),
+    /// Search CoNLL-U files with a rule's `match { … }` and `without { … }` blocks, over the
+    /// file's own DEPS (`=[..]=>`) and basic tree (`-[..]->`), or with --lang over the graph
+    /// eudify computes; one line per match (`FILE:LINE: sent_id: text` with matched words marked).
+    #[command(after_help = GREP_HELP)]
+    Grep(GrepArgs),
     /// Work with the rule files themselves.
     #[command(subcommand)]
     Rules(RulesCommand),
@@ -73,6 +78,51 @@ pub struct RulesArgs {
     /// Rules folder to use instead of the embedded rules.
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+}
+
+/// Examples at the end of `eudify grep --help`.
+const GREP_HELP: &str = "\
+Examples:
+  eudify grep 'match { H =[nsubj:xsubj]=> S; }' dev.conllu
+  eudify grep --by X.lemma 'match { H -[xcomp]-> X; }' dev.conllu
+  eudify grep --lang cs --count 'match { N =[obl:v:loc]=> M; }' input.conllu
+  eudify grep --conllu -f pattern.grew dev.conllu > test-set.conllu
+
+Exit codes: 0 success (with or without matches); 1 a pattern that does not check, or invalid
+input (FILE:LINE: message); 2 a file that cannot be read or written.";
+
+#[derive(clap::Args, Debug)]
+pub struct GrepArgs {
+    /// The pattern: `match { … }` and optional `without { … }` blocks, as in a rule (or, with
+    /// -f, the first input file).
+    #[arg(value_name = "PATTERN")]
+    pub pattern: Option<String>,
+    /// CoNLL-U inputs (gzip or not); none or `-` reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Read the pattern from FILE.
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    pub pattern_file: Option<PathBuf>,
+    /// Search the graph this profile computes from the basic trees (input DEPS ignored),
+    /// instead of the file's own DEPS; `@profile` lists are the profile's.
+    #[arg(short, long, value_name = "CODE")]
+    pub lang: Option<String>,
+    /// Rules folder to use with --lang instead of the embedded rules.
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// Print the number of matches (per file when there are several).
+    #[arg(short, long, conflicts_with_all = ["json", "conllu"])]
+    pub count: bool,
+    /// Count matches per value of VAR.FIELD (X.lemma, X.upos, X.deprel, X.Case, e.label…),
+    /// most frequent first; repeat for combinations.
+    #[arg(long, value_name = "VAR.FIELD", conflicts_with_all = ["json", "conllu", "count"])]
+    pub by: Vec<String>,
+    /// One JSON object per match: file, line, sent_id, node ids per variable, named edges.
+    #[arg(long, conflicts_with = "conllu")]
+    pub json: bool,
+    /// The matching sentences whole, each match as a `# match = VAR=ID …` comment before it.
+    #[arg(long)]
+    pub conllu: bool,
 }
 
 #[derive(clap::Args, Debug)]

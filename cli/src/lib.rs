@@ -9,6 +9,7 @@ mod enhance;
 mod eval;
 mod explain;
 mod generate;
+mod grep;
 mod output;
 mod profiles;
 mod rules;
@@ -92,6 +93,7 @@ where
         Command::Check(a) => check::run(a),
         Command::Test(a) => test::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Grep(a) => grep::run(a),
         Command::Rules(a) => rules::run(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man => generate::man(),

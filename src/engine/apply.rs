@@ -90,13 +90,14 @@ pub fn apply(
                 let copy_of = match copy_of.map(|v| graph.node(binding.node(v))) {
                     Some(Node::Word(n)) => n,
                     Some(Node::Empty { copy_of, .. }) => copy_of,
-                    Some(Node::Root) | None => 0,
+                    Some(Node::Root | Node::Given(_)) | None => 0,
                 };
                 let after = match (graph.node(binding.node(*anchor)), place) {
                     (Node::Word(n), Place::After) => n,
                     (Node::Word(n), Place::Before) => n - 1,
                     (Node::Empty { after, .. }, _) => after,
                     (Node::Root, _) => 0,
+                    (Node::Given(_), _) => graph.position(binding.node(*anchor)).0,
                 };
                 let node = graph.add_empty_node(after, copy_of);
                 binding.nodes[*var] = Some(node);
@@ -364,7 +365,6 @@ fn push_marker(
         _ => fix,
     }
 }
-
 
 #[cfg(test)]
 mod tests {

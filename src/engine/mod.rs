@@ -30,6 +30,7 @@ pub mod lemmas;
 mod lower;
 pub mod pattern;
 pub mod plan;
+pub mod query;
 mod relation_filter;
 mod rounds;
 pub mod rule;

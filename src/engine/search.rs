@@ -344,7 +344,7 @@ fn each_edge(
             let word_of = |node: NodeIndex| match graph.node(node) {
                 crate::graph::Node::Word(n) => Some(n),
                 crate::graph::Node::Root => Some(0),
-                crate::graph::Node::Empty { .. } => None,
+                crate::graph::Node::Empty { .. } | crate::graph::Node::Given(_) => None,
             };
             match (from, to) {
                 (_, Some(t)) => match word_of(t) {

@@ -66,6 +66,9 @@ pub enum Node {
     /// An empty node placed after word `after` (0: before the first word), copying the
     /// columns of word `copy_of` (0: all columns `_`). Its `k` in `after.k` is given on output.
     Empty { after: u32, copy_of: u32 },
+    /// Empty node `i` of the input ([`Sentence::empty_nodes`]), with its own columns: graphs
+    /// read from DEPS ([`SentenceGraph::from_deps_in`]) have these.
+    Given(u32),
 }
 
 pub struct SentenceGraph<'s> {
@@ -260,6 +263,39 @@ impl<'s> SentenceGraph<'s> {
         }
     }
 
+    /// A graph whose enhanced edges are what the sentence's DEPS column says, over its words and
+    /// its own empty nodes (for searching a file's enhanced layer as it is), in the buffers of
+    /// an earlier graph. The sentence must have been parsed with its DEPS ([`Sentence::parse`]),
+    /// which checks that they name nodes of the sentence.
+    pub fn from_deps_in(sentence: &'s Sentence, buffers: GraphBuffers) -> Self {
+        let mut graph = Self::from_basic_in(sentence, buffers);
+        graph.buffers.graph.clear_edges();
+        graph.enhanced_relations = 0;
+        let first_empty = graph.buffers.graph.node_count();
+        for i in 0..sentence.empty_nodes.len() as u32 {
+            let index = graph.buffers.graph.add_node(Node::Given(i));
+            graph.buffers.empty_nodes.push(index);
+        }
+        let node_of = |id: NodeId| -> Option<NodeIndex> {
+            if id.empty == 0 {
+                graph.buffers.word_nodes.get(id.word as usize).copied()
+            } else {
+                let i = sentence.empty_nodes.binary_search_by(|t| t.id.cmp(&id)).ok()?;
+                Some(NodeIndex::new(first_empty + i))
+            }
+        };
+        let tokens = sentence.words.iter().chain(&sentence.empty_nodes);
+        let edges: Vec<(NodeIndex, NodeIndex, &str)> = tokens
+            .flat_map(|token| sentence.deps(token).map(move |(head, label)| (head, token.id, label)))
+            .filter_map(|(head, dependent, label)| Some((node_of(head)?, node_of(dependent)?, label)))
+            .collect();
+        for (head, dependent, label) in edges {
+            let label = graph.intern(label);
+            graph.add_edge(head, dependent, label, Origin::Basic);
+        }
+        graph
+    }
+
     /// Starts logging every change made to the enhanced graph from now on ([`Change`]).
     pub fn record_changes(&mut self) {
         self.changes.get_or_insert_with(Vec::new);
@@ -393,7 +429,7 @@ impl<'s> SentenceGraph<'s> {
         match self.buffers.graph[index] {
             Node::Root => Some(0),
             Node::Word(n) => Some(n),
-            Node::Empty { .. } => None,
+            Node::Empty { .. } | Node::Given(_) => None,
         }
     }
 
@@ -439,6 +475,7 @@ impl<'s> SentenceGraph<'s> {
             Node::Empty { copy_of, .. } if copy_of != 0 && column != MISC => {
                 self.sentence.column(self.sentence.word(copy_of), column)
             }
+            Node::Given(i) => self.sentence.column(&self.sentence.empty_nodes[i as usize], column),
             _ => "_",
         }
     }
@@ -471,6 +508,10 @@ impl<'s> SentenceGraph<'s> {
             Node::Root => (0, 0),
             Node::Word(n) => (n, 0),
             Node::Empty { after, .. } => (after, 1 + self.buffers.empty_nodes.iter().position(|&e| e == index).unwrap_or(0) as u32),
+            Node::Given(i) => {
+                let id = self.sentence.empty_nodes[i as usize].id;
+                (id.word, id.empty)
+            }
         }
     }
 
@@ -607,16 +648,15 @@ impl<'s> SentenceGraph<'s> {
         for (n, &index) in self.buffers.word_nodes.iter().enumerate() {
             ids.push((index, NodeId::word(n as u32)));
         }
-        let mut empties: Vec<(u32, usize, NodeIndex)> = self
-            .buffers
-            .empty_nodes
-            .iter()
-            .enumerate()
-            .map(|(order, &index)| match self.buffers.graph[index] {
-                Node::Empty { after, .. } => (after, order, index),
-                _ => unreachable!("empty_nodes holds empty nodes only"),
-            })
-            .collect();
+        let mut empties: Vec<(u32, usize, NodeIndex)> = Vec::new();
+        for (order, &index) in self.buffers.empty_nodes.iter().enumerate() {
+            match self.buffers.graph[index] {
+                Node::Empty { after, .. } => empties.push((after, order, index)),
+                // An empty node of the input keeps its id.
+                Node::Given(i) => ids.push((index, self.sentence.empty_nodes[i as usize].id)),
+                Node::Root | Node::Word(_) => unreachable!("empty_nodes holds empty nodes only"),
+            }
+        }
         empties.sort_unstable();
         let mut k = 0;
         let mut previous = u32::MAX;

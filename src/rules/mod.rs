@@ -16,6 +16,7 @@ pub mod lexicon;
 pub mod load;
 pub mod parser;
 pub mod profile;
+pub mod query;
 pub mod source;
 pub mod text_regex;
 pub mod vocabulary;

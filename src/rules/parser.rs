@@ -30,11 +30,56 @@ pub struct Parsed {
 
 /// Parses file `file` of `sources`.
 pub fn parse_file(sources: &SourceMap, file: FileId) -> Parsed {
-    let Some(source) = sources.get(file) else {
-        return Parsed {
-            file: None,
-            errors: vec![Diagnostic::file_error("", "no such source file")],
+    let (file, errors) = parse_as(sources, file, R::file, |builder, root, path| {
+        builder.file(root, path)
+    });
+    Parsed { file, errors }
+}
+
+/// Parses file `file` of `sources` as a search pattern (a `match` block and `without` blocks,
+/// as `eudify grep` takes them): a rule named `query` with no actions, or the errors.
+pub fn parse_query(sources: &SourceMap, file: FileId) -> (Option<Rule>, Vec<Diagnostic>) {
+    parse_as(sources, file, R::query, |builder, root, _| {
+        let phase = Name {
+            text: "query".to_string(),
+            span: builder.span(&root),
         };
+        let mut rule = Rule {
+            name: phase.clone(),
+            file: builder.file,
+            span: phase.span,
+            phase,
+            guard: None,
+            phase_guard: None,
+            pattern: Pattern::default(),
+            withouts: Vec::new(),
+            actions: Vec::new(),
+            examples: Vec::new(),
+        };
+        for part in args(root) {
+            match part.as_rule() {
+                R::match_block => rule.pattern = builder.pattern(part),
+                R::without_block => rule.withouts.push(builder.pattern(part)),
+                _ => {}
+            }
+        }
+        rule
+    })
+}
+
+/// Parses file `file` of `sources` from grammar rule `start` and builds its tree with `build`;
+/// a syntax error (or absurd nesting) gives no tree.
+fn parse_as<T>(
+    sources: &SourceMap,
+    file: FileId,
+    start: R,
+    build: impl FnOnce(&mut Builder<'_>, Pair<'_, R>, &str) -> T,
+) -> (Option<T>, Vec<Diagnostic>) {
+    let Some(source) = sources.get(file) else {
+        return (
+            None,
+            vec![Diagnostic::file_error("", "no such source file")],
+        );
     };
     let text = &source.text;
     // pest descends once per level: refuse absurd nesting before it overflows the stack.
@@ -42,23 +87,22 @@ pub fn parse_file(sources: &SourceMap, file: FileId) -> Parsed {
         let message = format!(
             "nesting deeper than {MAX_NESTING} levels (parentheses and `not`): simplify the condition or pattern"
         );
-        return Parsed {
-            file: None,
-            errors: vec![Diagnostic::error(sources.span(file, start, end), message)],
-        };
+        return (
+            None,
+            vec![Diagnostic::error(sources.span(file, start, end), message)],
+        );
     }
-    match RuleParser::parse(R::file, text) {
+    match RuleParser::parse(start, text) {
         Err(error) => {
             let (start, end) = match error.location {
                 InputLocation::Pos(p) => (p, p),
                 InputLocation::Span((s, e)) => (s, e),
             };
             let message = format!("syntax error: {}", syntax_message(&error.variant));
-            let diagnostic = Diagnostic::error(sources.span(file, start, end), message);
-            Parsed {
-                file: None,
-                errors: vec![diagnostic],
-            }
+            (
+                None,
+                vec![Diagnostic::error(sources.span(file, start, end), message)],
+            )
         }
         Ok(mut pairs) => {
             let mut builder = Builder {
@@ -66,12 +110,9 @@ pub fn parse_file(sources: &SourceMap, file: FileId) -> Parsed {
                 file,
                 errors: Vec::new(),
             };
-            let root = pairs.next().expect("the file rule always produces a pair");
-            let rule_file = builder.file(root, &source.path);
-            Parsed {
-                file: Some(rule_file),
-                errors: builder.errors,
-            }
+            let root = pairs.next().expect("the start rule always produces a pair");
+            let tree = build(&mut builder, root, &source.path);
+            (Some(tree), builder.errors)
         }
     }
 }
@@ -329,6 +370,7 @@ fn friendly_name(kind: &R) -> String {
         R::kw_subtree => "`subtree`",
         R::keyword => "a keyword",
         R::file => "a rule file",
+        R::query => "a search pattern `match { ... }`",
         R::WHITESPACE => "white space",
         R::COMMENT => "a `#` comment",
         R::ident_char => "a letter, digit or `_`",

@@ -29,6 +29,19 @@ pub fn rule(
     RuleChecker::new(ctx, path, diagnostics).rule(rule)
 }
 
+/// Checks and lowers a search pattern (`eudify grep`): a rule with a `match` block, `without`
+/// blocks and nothing else, which needs no actions.
+pub fn query(
+    rule: &Rule,
+    path: &str,
+    ctx: &Context<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<CheckedRule> {
+    let mut checker = RuleChecker::new(ctx, path, diagnostics);
+    checker.needs_actions = false;
+    checker.rule(rule)
+}
+
 /// The state of lowering one rule: its variables and edge variables as bound so far, and where
 /// its diagnostics go.
 pub(super) struct RuleChecker<'c, 'a> {
@@ -42,6 +55,8 @@ pub(super) struct RuleChecker<'c, 'a> {
     pub(super) edge_index: FxHashMap<String, EdgeVarId>,
     /// Variables bound only inside some `without` block (for a better message in actions).
     pub(super) without_only: FxHashSet<String>,
+    /// A rule needs actions; a search pattern has none.
+    needs_actions: bool,
 }
 
 impl<'c, 'a> RuleChecker<'c, 'a> {
@@ -56,6 +71,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             edge_vars: Vec::new(),
             edge_index: FxHashMap::default(),
             without_only: FxHashSet::default(),
+            needs_actions: true,
         }
     }
 
@@ -147,7 +163,9 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
                 actions.push(a);
             }
         }
-        self.diagnostics.extend(names::no_actions(rule));
+        if self.needs_actions {
+            self.diagnostics.extend(names::no_actions(rule));
+        }
         for example in &rule.examples {
             self.diagnostics
                 .extend(examples::example(example, self.ctx));
