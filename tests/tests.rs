@@ -11,7 +11,6 @@ mod dev_scores;
 mod engine;
 mod eval;
 mod gapping;
-mod invariants;
 mod labels;
 mod languages;
 mod limits;
