@@ -444,3 +444,34 @@ pub fn bad_files() -> Vec<PathBuf> {
 pub fn stem(path: &Path) -> String {
     path.file_stem().unwrap().to_string_lossy().into_owned()
 }
+
+/// The test rules of `tests/data/engine_rules` (profiles made to exercise the engine).
+pub const ENGINE_RULES: &str = "tests/data/engine_rules";
+
+/// "She came and tried to stay", "She tried to sing and dance": control and coordination feed
+/// each other (the `feeding*` profiles of [`ENGINE_RULES`]).
+pub const FEEDING_SENTENCES: &str = "# sent_id = came_tried\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tcame\tcome\tVERB\t_\t_\t0\troot\t_\t_\n\
+    3\tand\tand\tCCONJ\t_\t_\t4\tcc\t_\t_\n4\ttried\ttry\tVERB\t_\t_\t2\tconj\t_\t_\n5\tto\tto\tPART\t_\t_\t6\tmark\t_\t_\n\
+    6\tstay\tstay\tVERB\t_\t_\t4\txcomp\t_\t_\n\n\
+    # sent_id = tried_sing_dance\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\ttried\ttry\tVERB\t_\t_\t0\troot\t_\t_\n\
+    3\tto\tto\tPART\t_\t_\t4\tmark\t_\t_\n4\tsing\tsing\tVERB\t_\t_\t2\txcomp\t_\t_\n5\tand\tand\tCCONJ\t_\t_\t6\tcc\t_\t_\n\
+    6\tdance\tdance\tVERB\t_\t_\t4\tconj\t_\t_\n\n";
+
+/// "I read books", for the `empty` and `whole` profiles of [`ENGINE_RULES`].
+pub const I_READ_BOOKS: &str = "# sent_id = e\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tread\tread\tVERB\t_\t_\t0\troot\t_\t_\n\
+    3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t_\t_\n\n";
+
+/// A valid sentence to wrap a bad one in.
+pub const GOOD: &str =
+    "# sent_id = good\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n";
+
+/// [`GOOD`] + `bad` (+ [`GOOD`] when `bad` ends its sentence): a bad sentence among good ones.
+pub fn wrapped_in_good_sentences(bad: &[u8]) -> Vec<u8> {
+    let mut input = GOOD.as_bytes().to_vec();
+    input.extend_from_slice(bad);
+    // Appending after a file that does not end with a blank line would glue the two.
+    if bad.ends_with(b"\n\n") || bad.ends_with(b"\r\n\r\n") {
+        input.extend_from_slice(GOOD.as_bytes());
+    }
+    input
+}

@@ -3,9 +3,7 @@
 //! `enhances!` lines. The embedded rules' examples and the rounds are unit tests
 //! (src/engine/tests_rule_sets.rs).
 
-use crate::common::{enhances, run, text};
-
-const ENGINE_RULES: &str = "tests/data/engine_rules";
+use crate::common::{enhances, run, text, ENGINE_RULES, FEEDING_SENTENCES, I_READ_BOOKS};
 
 /// Snapshots of this module's whole outputs (`explain`, the sample per profile), in
 /// `snapshots/engine/`.
@@ -194,12 +192,7 @@ fn matching_is_edge_induced_over_parallel_edges() {
 /// whole graph in every round does.
 #[test]
 fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_each_other() {
-    let input = "# sent_id = came_tried\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tcame\tcome\tVERB\t_\t_\t0\troot\t_\t_\n\
-        3\tand\tand\tCCONJ\t_\t_\t4\tcc\t_\t_\n4\ttried\ttry\tVERB\t_\t_\t2\tconj\t_\t_\n5\tto\tto\tPART\t_\t_\t6\tmark\t_\t_\n\
-        6\tstay\tstay\tVERB\t_\t_\t4\txcomp\t_\t_\n\n\
-        # sent_id = tried_sing_dance\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\ttried\ttry\tVERB\t_\t_\t0\troot\t_\t_\n\
-        3\tto\tto\tPART\t_\t_\t4\tmark\t_\t_\n4\tsing\tsing\tVERB\t_\t_\t2\txcomp\t_\t_\n5\tand\tand\tCCONJ\t_\t_\t6\tcc\t_\t_\n\
-        6\tdance\tdance\tVERB\t_\t_\t4\tconj\t_\t_\n\n";
+    let input = FEEDING_SENTENCES;
     let deps = |profile: &str| {
         let out = run(
             &["enhance", "--rules", ENGINE_RULES, "--lang", profile],
@@ -239,8 +232,7 @@ fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_ea
 /// finds it. `empty` takes no value.
 #[test]
 fn rules_anchored_on_empty_nodes_find_the_nodes_made_in_earlier_rounds() {
-    let input = "# sent_id = e\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tread\tread\tVERB\t_\t_\t0\troot\t_\t_\n\
-        3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t_\t_\n\n";
+    let input = I_READ_BOOKS;
     let out = run(
         &["enhance", "--rules", ENGINE_RULES, "--lang", "empty"],
         input.as_bytes(),

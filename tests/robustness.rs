@@ -7,12 +7,11 @@
 //! tests over random and damaged input, 10,000 and a million words) are unit tests in
 //! src/pipeline/tests_robustness.rs.
 
-use crate::common::{all_but_deps, bad_files, enhancer, run, stem, text};
+use crate::common::{
+    all_but_deps, bad_files, enhancer, run, stem, text, wrapped_in_good_sentences,
+};
 use eudify::{OnError, RunOptions};
 use std::path::Path;
-
-const GOOD: &str =
-    "# sent_id = good\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n";
 
 // ---------------------------------------------------------------------------------------------
 // The bad-input corpus
@@ -33,7 +32,7 @@ fn every_bad_file_is_in_the_snapshot_list() {
     }
 }
 
-/// `--on-error copy` over GOOD + bad file (+ GOOD when the bad file ends a sentence): exit 0,
+/// `--on-error copy` over each bad file among good sentences: exit 0,
 /// the output the library's copy mode writes (whose blocks, the bad one byte-identical, are
 /// checked in src/pipeline/tests_robustness.rs), one notice for the bad sentence and a summary
 /// line that counts it.
@@ -48,12 +47,7 @@ fn copy_mode_keeps_every_sentence_of_every_bad_file() {
     for file in bad_files() {
         let name = stem(&file);
         let bad = std::fs::read(&file).unwrap();
-        let mut input = GOOD.as_bytes().to_vec();
-        input.extend_from_slice(&bad);
-        // Appending after a file that does not end with a blank line would glue the two.
-        if bad.ends_with(b"\n\n") || bad.ends_with(b"\r\n\r\n") {
-            input.extend_from_slice(GOOD.as_bytes());
-        }
+        let input = wrapped_in_good_sentences(&bad);
         let out = run(
             &["enhance", "--lang", "basic", "--on-error", "copy"],
             &input,

@@ -3,12 +3,10 @@
 //! `tests/data/engine_rules`, a workspace shared by two rule sets. The command line's view of the
 //! same rules is in tests/engine.rs.
 
-use crate::common::text;
+use crate::common::{text, ENGINE_RULES, FEEDING_SENTENCES, I_READ_BOOKS};
 use crate::conllu::{write_sentence, EnhancedLayer, RawBlock, Sentence};
 use crate::engine::{Engine, Workspace};
 use crate::rules::{list_profiles, load_ruleset, RuleSource};
-
-const ENGINE_RULES: &str = "tests/data/engine_rules";
 
 /// The engine of profile `name` of the test rules.
 fn test_rules_engine(name: &str) -> Engine {
@@ -39,20 +37,12 @@ fn enhanced(engine: &Engine, input: &str) -> String {
 /// every round gives the same output (what that output is: tests/engine.rs).
 #[test]
 fn semi_naive_rounds_give_what_exhaustive_rounds_give_on_the_test_rules() {
-    let feeding = "# sent_id = came_tried\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tcame\tcome\tVERB\t_\t_\t0\troot\t_\t_\n\
-        3\tand\tand\tCCONJ\t_\t_\t4\tcc\t_\t_\n4\ttried\ttry\tVERB\t_\t_\t2\tconj\t_\t_\n5\tto\tto\tPART\t_\t_\t6\tmark\t_\t_\n\
-        6\tstay\tstay\tVERB\t_\t_\t4\txcomp\t_\t_\n\n\
-        # sent_id = tried_sing_dance\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\ttried\ttry\tVERB\t_\t_\t0\troot\t_\t_\n\
-        3\tto\tto\tPART\t_\t_\t4\tmark\t_\t_\n4\tsing\tsing\tVERB\t_\t_\t2\txcomp\t_\t_\n5\tand\tand\tCCONJ\t_\t_\t6\tcc\t_\t_\n\
-        6\tdance\tdance\tVERB\t_\t_\t4\tconj\t_\t_\n\n";
-    let i_read_books = "# sent_id = e\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tread\tread\tVERB\t_\t_\t0\troot\t_\t_\n\
-        3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t_\t_\n\n";
     for (profile, input) in [
-        ("feeding", feeding),
-        ("feeding_control_first", feeding),
-        ("feeding_coordination_first", feeding),
-        ("empty", i_read_books),
-        ("whole", i_read_books),
+        ("feeding", FEEDING_SENTENCES),
+        ("feeding_control_first", FEEDING_SENTENCES),
+        ("feeding_coordination_first", FEEDING_SENTENCES),
+        ("empty", I_READ_BOOKS),
+        ("whole", I_READ_BOOKS),
     ] {
         let semi_naive = test_rules_engine(profile);
         let mut exhaustive = test_rules_engine(profile);

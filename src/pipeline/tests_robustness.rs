@@ -12,7 +12,7 @@
 //! The same inputs through the command line (its messages, exit codes, summary line) are in
 //! tests/robustness.rs.
 
-use crate::common::{all_but_deps, bad_files, stem, text};
+use crate::common::{all_but_deps, bad_files, stem, text, wrapped_in_good_sentences};
 use crate::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
 use crate::engine::Engine;
 use crate::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
@@ -59,9 +59,6 @@ pub(super) fn random_heads(rng: &mut Rng, n: usize) -> Vec<usize> {
     }
     head
 }
-
-const GOOD: &str =
-    "# sent_id = good\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n";
 
 /// The blocks of `input` as the reader splits them, read through a buffer of `capacity` bytes.
 fn blocks_with_capacity(input: &[u8], capacity: usize) -> Vec<RawBlock> {
@@ -135,7 +132,7 @@ fn non_blank(blocks: &[RawBlock]) -> usize {
 // ---------------------------------------------------------------------------------------------
 // The bad-input corpus
 
-/// Copy mode over GOOD + bad file (+ GOOD when the bad file ends a sentence), on 1 and 2
+/// Copy mode over each bad file among good sentences, on 1 and 2
 /// threads: one output block per input block, the bad block byte-identical, the good ones
 /// enhanced with every other column unchanged, one report per bad block and a summary that
 /// counts it.
@@ -149,12 +146,7 @@ fn copy_mode_keeps_every_sentence_of_every_bad_file() {
     for file in bad_files() {
         let name = stem(&file);
         let bad = std::fs::read(&file).unwrap();
-        let mut input = GOOD.as_bytes().to_vec();
-        input.extend_from_slice(&bad);
-        // Appending after a file that does not end with a blank line would glue the two.
-        if bad.ends_with(b"\n\n") || bad.ends_with(b"\r\n\r\n") {
-            input.extend_from_slice(GOOD.as_bytes());
-        }
+        let input = wrapped_in_good_sentences(&bad);
         for pipeline in &pipelines {
             let run = enhance_with(pipeline, &input);
             let summary = run.result.unwrap_or_else(|e| panic!("{name}: {e}"));
