@@ -455,3 +455,8 @@ mod tests {
         assert!(summary(999, 1_000).lemma_warning("c").unwrap().contains(" 999 of 1,000 words "));
     }
 }
+
+#[cfg(test)]
+mod tests_robustness;
+#[cfg(test)]
+mod tests_invariants;

@@ -266,43 +266,6 @@ pub fn is_empty_node_line(line: &[u8]) -> bool {
     id.contains(&b'.') && !line.starts_with(b"#")
 }
 
-/// A small deterministic generator, seeded by proptest (shrinking then works on the seed and
-/// the sizes, which is enough to get a short failing input).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    pub fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
-
-/// HEAD of each word 1..=n (index 0 unused) of a random tree: the words in a random order, each
-/// after the first hanging on an earlier one; exactly one word has head 0.
-pub fn random_heads(rng: &mut Rng, n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (1..=n).collect();
-    for i in (1..n).rev() {
-        order.swap(i, rng.below(i + 1));
-    }
-    let mut head = vec![0usize; n + 1];
-    for k in 1..n {
-        head[order[k]] = order[rng.below(k)];
-    }
-    head
-}
-
 /// A sentence from compact lines `ID FORM LEMMA UPOS FEATS HEAD DEPREL` (whitespace-separated,
 /// `_` for no features; blank lines skipped) → CoNLL-U with XPOS, DEPS and MISC `_`.
 pub fn sentence(lines: &str) -> String {
@@ -432,3 +395,83 @@ macro_rules! enhances {
     )*};
 }
 pub(crate) use enhances;
+
+/// A throwaway folder of files (`DIR/rules/...` for a rules folder), removed when dropped.
+/// Named by the test's `name` and the process, so tests running at once do not meet.
+pub struct TempTree(pub PathBuf);
+
+impl TempTree {
+    pub fn new(name: &str, files: &[(&str, &str)]) -> TempTree {
+        let root = std::env::temp_dir().join(format!("eudify-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (path, text) in files {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        TempTree(root)
+    }
+
+    /// `text` with this folder's path replaced by `DIR`.
+    pub fn hide_path(&self, text: &str) -> String {
+        text.replace(&self.0.display().to_string(), "DIR")
+    }
+}
+
+impl Drop for TempTree {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The bad-input corpus, `tests/data/bad/*`, sorted: each file holds one invalid sentence.
+pub fn bad_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 30,
+        "the bad-input corpus shrank to {} files",
+        files.len()
+    );
+    files
+}
+
+/// A file's name without its extension.
+pub fn stem(path: &Path) -> String {
+    path.file_stem().unwrap().to_string_lossy().into_owned()
+}
+
+/// The test rules of `tests/data/engine_rules` (profiles made to exercise the engine).
+pub const ENGINE_RULES: &str = "tests/data/engine_rules";
+
+/// "She came and tried to stay", "She tried to sing and dance": control and coordination feed
+/// each other (the `feeding*` profiles of [`ENGINE_RULES`]).
+pub const FEEDING_SENTENCES: &str = "# sent_id = came_tried\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tcame\tcome\tVERB\t_\t_\t0\troot\t_\t_\n\
+    3\tand\tand\tCCONJ\t_\t_\t4\tcc\t_\t_\n4\ttried\ttry\tVERB\t_\t_\t2\tconj\t_\t_\n5\tto\tto\tPART\t_\t_\t6\tmark\t_\t_\n\
+    6\tstay\tstay\tVERB\t_\t_\t4\txcomp\t_\t_\n\n\
+    # sent_id = tried_sing_dance\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\ttried\ttry\tVERB\t_\t_\t0\troot\t_\t_\n\
+    3\tto\tto\tPART\t_\t_\t4\tmark\t_\t_\n4\tsing\tsing\tVERB\t_\t_\t2\txcomp\t_\t_\n5\tand\tand\tCCONJ\t_\t_\t6\tcc\t_\t_\n\
+    6\tdance\tdance\tVERB\t_\t_\t4\tconj\t_\t_\n\n";
+
+/// "I read books", for the `empty` and `whole` profiles of [`ENGINE_RULES`].
+pub const I_READ_BOOKS: &str = "# sent_id = e\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tread\tread\tVERB\t_\t_\t0\troot\t_\t_\n\
+    3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t_\t_\n\n";
+
+/// A valid sentence to wrap a bad one in.
+pub const GOOD: &str =
+    "# sent_id = good\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n";
+
+/// [`GOOD`] + `bad` (+ [`GOOD`] when `bad` ends its sentence): a bad sentence among good ones.
+pub fn wrapped_in_good_sentences(bad: &[u8]) -> Vec<u8> {
+    let mut input = GOOD.as_bytes().to_vec();
+    input.extend_from_slice(bad);
+    // Appending after a file that does not end with a blank line would glue the two.
+    if bad.ends_with(b"\n\n") || bad.ends_with(b"\r\n\r\n") {
+        input.extend_from_slice(GOOD.as_bytes());
+    }
+    input
+}

@@ -1,11 +1,9 @@
-//! The engine end to end: embedded rule examples, `--rules DIR`, parallel edges, the step
-//! limit, `explain`, `test`, `check` and `profiles`.
+//! The engine end to end through the command line: `--rules DIR`, parallel edges, the step
+//! limit, `explain`, `test`, `check` and `profiles`; the relative-clause conventions as
+//! `enhances!` lines. The embedded rules' examples and the rounds are unit tests
+//! (src/engine/tests_rule_sets.rs).
 
-use crate::common::{run, text};
-use eudify::engine::Engine;
-use eudify::rules::{list_profiles, load_ruleset, RuleSource};
-
-const ENGINE_RULES: &str = "tests/data/engine_rules";
+use crate::common::{enhances, run, text, ENGINE_RULES, FEEDING_SENTENCES, I_READ_BOOKS};
 
 /// Snapshots of this module's whole outputs (`explain`, the sample per profile), in
 /// `snapshots/engine/`.
@@ -13,107 +11,6 @@ fn snapshot(name: &str, value: &str) {
     insta::with_settings!({snapshot_path => "../snapshots/engine", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!(name.to_string(), value);
     });
-}
-
-/// Every example of every embedded rule passes under every profile that has the rule. An
-/// example's whole output sentence is kept as a snapshot (`snapshots/examples/`, one per
-/// example, whatever the profiles) only where it says more than its `expect` block: an example
-/// without one, a created empty node (its FORM, LEMMA… lines), or a word whose DEPS the rule
-/// changed though the block does not list it. The other outputs would only repeat the block.
-#[test]
-fn embedded_rule_examples_pass_and_match_their_snapshots() {
-    use std::collections::BTreeMap;
-    let source = RuleSource::embedded();
-    let mut ran = 0;
-    // Example `file__rule__n` → each distinct output that says more than its expect block →
-    // the profiles that gave it.
-    let mut kept: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
-    for profile in list_profiles(&source).unwrap() {
-        let rule_set =
-            load_ruleset(&source, &profile.name).unwrap_or_else(|e| panic!("{}", e.render()));
-        let enhancer = Engine::new(&rule_set);
-        for (index, compiled) in enhancer.rules.iter().enumerate() {
-            let rule = &compiled.rule;
-            if enhancer.needs_missing_lexicon(index) {
-                continue;
-            }
-            for (n, example) in rule.examples.iter().enumerate() {
-                let result = enhancer.run_example(index, example).unwrap();
-                assert!(
-                    result.passed(),
-                    "{} {}: {:?}",
-                    profile.name,
-                    rule.name,
-                    result.mismatches
-                );
-                ran += 1;
-                if says_only_its_expect_block(&example.conllu, &example.expect, &result.output) {
-                    continue;
-                }
-                let file = std::path::Path::new(&rule.path).with_extension("");
-                let file = file.iter().rev().take(2).collect::<Vec<_>>();
-                let name = format!(
-                    "{}_{}__{}__{n}",
-                    file[1].to_string_lossy(),
-                    file[0].to_string_lossy(),
-                    rule.name
-                );
-                kept.entry(name)
-                    .or_default()
-                    .entry(result.output)
-                    .or_default()
-                    .push(profile.name.clone());
-            }
-        }
-    }
-    assert!(
-        ran >= 6,
-        "one example per enhancement type at least, ran {ran}"
-    );
-    for (name, outputs) in kept {
-        // One output for every profile: the snapshot is that output. Outputs that differ by
-        // profile are each headed by the profiles that gave it.
-        let value = if outputs.len() == 1 {
-            outputs.into_keys().next().unwrap()
-        } else {
-            outputs
-                .into_iter()
-                .map(|(output, profiles)| format!("# {}\n{output}", profiles.join(" ")))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        insta::with_settings!({snapshot_path => "../snapshots/examples", prepend_module_to_snapshot => false}, {
-            insta::assert_snapshot!(name, value);
-        });
-    }
-}
-
-/// Whether an example's `output` says nothing its `expect` block does not: the block is not
-/// empty, no empty node was created, and every word it does not list kept the DEPS it started
-/// with (the example's own, else the basic edge).
-fn says_only_its_expect_block(input: &str, expect: &[(String, String)], output: &str) -> bool {
-    let deps_at_start: std::collections::HashMap<&str, String> = input
-        .lines()
-        .map(|line| line.split('\t').collect::<Vec<_>>())
-        .filter(|cols| cols.len() == 10)
-        .map(|cols| {
-            let deps = match cols[8] {
-                "_" => format!("{}:{}", cols[6], cols[7]),
-                given => given.to_string(),
-            };
-            (cols[0], deps)
-        })
-        .collect();
-    !expect.is_empty()
-        && output
-            .lines()
-            .map(|line| line.split('\t').collect::<Vec<_>>())
-            .filter(|cols| cols.len() == 10)
-            .all(|cols| {
-                deps_at_start.get(cols[0]).is_some_and(|deps| {
-                    *deps == cols[8] || expect.iter().any(|(id, _)| id == cols[0])
-                })
-            })
 }
 
 #[test]
@@ -295,12 +192,7 @@ fn matching_is_edge_induced_over_parallel_edges() {
 /// whole graph in every round does.
 #[test]
 fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_each_other() {
-    let input = "# sent_id = came_tried\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tcame\tcome\tVERB\t_\t_\t0\troot\t_\t_\n\
-        3\tand\tand\tCCONJ\t_\t_\t4\tcc\t_\t_\n4\ttried\ttry\tVERB\t_\t_\t2\tconj\t_\t_\n5\tto\tto\tPART\t_\t_\t6\tmark\t_\t_\n\
-        6\tstay\tstay\tVERB\t_\t_\t4\txcomp\t_\t_\n\n\
-        # sent_id = tried_sing_dance\n1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\ttried\ttry\tVERB\t_\t_\t0\troot\t_\t_\n\
-        3\tto\tto\tPART\t_\t_\t4\tmark\t_\t_\n4\tsing\tsing\tVERB\t_\t_\t2\txcomp\t_\t_\n5\tand\tand\tCCONJ\t_\t_\t6\tcc\t_\t_\n\
-        6\tdance\tdance\tVERB\t_\t_\t4\tconj\t_\t_\n\n";
+    let input = FEEDING_SENTENCES;
     let deps = |profile: &str| {
         let out = run(
             &["enhance", "--rules", ENGINE_RULES, "--lang", profile],
@@ -332,30 +224,6 @@ fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_ea
         coordination_first[6], "2:nsubj|4:nsubj:xsubj",
         "the subject was shared before control made it"
     );
-
-    // The same outputs when every rule is searched whole in every round.
-    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
-    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
-    let rule_set = load_ruleset(&source, "feeding").unwrap_or_else(|e| panic!("{}", e.render()));
-    let (seeded, mut exhaustive) = (Engine::new(&rule_set), Engine::new(&rule_set));
-    exhaustive.exhaustive_rounds = true;
-    for block in input.split_inclusive("\n\n") {
-        let sentence = Sentence::parse(RawBlock {
-            bytes: block.as_bytes().to_vec(),
-            first_line: 1,
-            starts_input: true,
-        })
-        .unwrap();
-        let (mut a, mut b) = (EnhancedLayer::default(), EnhancedLayer::default());
-        seeded.enhance(&sentence, &mut a).unwrap();
-        exhaustive.enhance(&sentence, &mut b).unwrap();
-        let write = |layer: &EnhancedLayer| {
-            let mut out = Vec::new();
-            eudify::conllu::write_sentence(&mut out, &sentence, Some(layer));
-            text(&out)
-        };
-        assert_eq!(write(&a), write(&b));
-    }
 }
 
 /// `[empty]` anchors a rule on empty nodes, `[!empty]` on words: the empty node made in round
@@ -364,8 +232,7 @@ fn a_group_of_phases_runs_to_one_fixpoint_where_control_and_coordination_feed_ea
 /// finds it. `empty` takes no value.
 #[test]
 fn rules_anchored_on_empty_nodes_find_the_nodes_made_in_earlier_rounds() {
-    let input = "# sent_id = e\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tread\tread\tVERB\t_\t_\t0\troot\t_\t_\n\
-        3\tbooks\tbook\tNOUN\t_\t_\t2\tobj\t_\t_\n\n";
+    let input = I_READ_BOOKS;
     let out = run(
         &["enhance", "--rules", ENGINE_RULES, "--lang", "empty"],
         input.as_bytes(),
@@ -380,29 +247,6 @@ fn rules_anchored_on_empty_nodes_find_the_nodes_made_in_earlier_rounds() {
         stdout.contains("\n3.1\tbooks\tbook\tNOUN\t_\t_\t_\t_\t2:dep:empty|2:obj\tCopyOf=3\n"),
         "{stdout}"
     );
-
-    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
-    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
-    let rule_set = load_ruleset(&source, "empty").unwrap_or_else(|e| panic!("{}", e.render()));
-    let enhancer = Engine::new(&rule_set);
-    let mut exhaustive = Engine::new(&rule_set);
-    exhaustive.exhaustive_rounds = true;
-    let sentence = Sentence::parse(RawBlock {
-        bytes: input.as_bytes().to_vec(),
-        first_line: 1,
-        starts_input: true,
-    })
-    .unwrap();
-    let (mut a, mut b) = (EnhancedLayer::default(), EnhancedLayer::default());
-    enhancer.enhance(&sentence, &mut a).unwrap();
-    exhaustive.enhance(&sentence, &mut b).unwrap();
-    let write = |layer: &EnhancedLayer| {
-        let mut out = Vec::new();
-        eudify::conllu::write_sentence(&mut out, &sentence, Some(layer));
-        text(&out)
-    };
-    assert_eq!(write(&a), stdout);
-    assert_eq!(write(&b), stdout);
 
     let out = run(&["check", "--rules", ENGINE_RULES], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -776,64 +620,6 @@ fn lemma_tests_answer_as_alone_after_the_same_and_a_flood_of_other_lemmas() {
     );
 }
 
-/// A workspace reused by another rule set reads this sentence's lemmas through that rule set's
-/// `[lemmas]`: a label made from a lemma is the lemma of this sentence's word, not of the word at
-/// the same position in the sentence enhanced before.
-#[test]
-fn a_workspace_reused_by_another_rule_set_forgets_the_lemmas_it_looked_up() {
-    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
-    use eudify::engine::Workspace;
-    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
-    let load = |name: &str| {
-        Engine::new(&load_ruleset(&source, name).unwrap_or_else(|e| panic!("{}", e.render())))
-    };
-    let (tests_lemmas, labels_only) = (load("lemmas"), load("lemma_label"));
-    let sentence = |lemma: &str| {
-        let text = format!(
-            "1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\tw\t{lemma}\tNOUN\t_\t_\t1\tobj\t_\t_\n\n"
-        );
-        Sentence::parse(RawBlock {
-            bytes: text.into_bytes(),
-            first_line: 1,
-            starts_input: true,
-        })
-        .unwrap()
-    };
-    let deps = |enhancer: &Engine, sentence: &Sentence, workspace: &mut Workspace| {
-        let mut layer = EnhancedLayer::default();
-        enhancer
-            .enhance_with(sentence, &mut layer, workspace)
-            .unwrap();
-        let mut out = Vec::new();
-        eudify::conllu::write_sentence(&mut out, sentence, Some(&layer));
-        text(&out)
-            .lines()
-            .nth(1)
-            .unwrap()
-            .split('\t')
-            .nth(8)
-            .unwrap()
-            .to_string()
-    };
-    let mut workspace = Workspace::default();
-    assert_eq!(
-        deps(&tests_lemmas, &sentence("Want"), &mut workspace),
-        "1:obj|1:obj:want"
-    );
-    assert_eq!(
-        deps(&labels_only, &sentence("Walk"), &mut workspace),
-        "1:obj|1:obj:walk"
-    );
-    assert_eq!(
-        deps(&labels_only, &sentence("Run"), &mut workspace),
-        "1:obj|1:obj:run"
-    );
-    assert_eq!(
-        deps(&tests_lemmas, &sentence("Été"), &mut workspace),
-        "1:dep:listed|1:obj|1:obj:été"
-    );
-}
-
 /// LEMMA blanked in word and empty-node lines, as a parser without a lemmatiser writes it.
 fn blank_lemmas(conllu: &str) -> String {
     conllu
@@ -1124,576 +910,335 @@ fn lv_clauses_without_a_predicate_get_a_blank_empty_node() {
     );
 }
 
-/// DEPS of node `id` after `eudify enhance --lang LANG` on a sentence written one word a line as
-/// `FORM LEMMA UPOS FEATS HEAD DEPREL` (ids 1, 2, ... in order).
-fn relative_deps(lang: &str, words: &[&str], id: &str) -> String {
-    let mut input = String::new();
-    for (i, w) in words.iter().enumerate() {
-        let c: Vec<&str> = w.split(' ').collect();
-        assert_eq!(c.len(), 6, "{w}");
-        input += &format!(
-            "{}\t{}\t{}\t{}\t_\t{}\t{}\t{}\t_\t_\n",
-            i + 1,
-            c[0],
-            c[1],
-            c[2],
-            c[3],
-            c[4],
-            c[5]
-        );
+// Each relative-clause rule of rules/universal/relative*.rules, rules/bg and rules/en under
+// the profile of a treebank that annotates it (the conventions measured on the dev treebanks),
+// and the treebanks that do not: each line fails when its rule or setting is removed.
+enhances! {
+    /// acl_participle (fr): passive participle, present participle, past participle without
+    /// Voice (spaCy): passive, active with an auxiliary, active when unaccusative.
+    fn acl_participles_take_their_subject_by_voice_and_auxiliary {
+        "fr", "1 énergie énergie NOUN _ 0 root
+               2 dépensée dépenser VERB Tense=Past|VerbForm=Part|Voice=Pass 1 acl"
+            => "1 0:root|2:nsubj:pass";
+        "fr", "1 pénalités pénalité NOUN _ 0 root
+               2 portant porter VERB Tense=Pres|VerbForm=Part 1 acl"
+            => "1 0:root|2:nsubj";
+        "fr", "1 énergie énergie NOUN _ 0 root
+               2 dépensée dépenser VERB Tense=Past|VerbForm=Part 1 acl"
+            => "1 0:root|2:nsubj:pass";
+        "fr", "1 patients patient NOUN _ 0 root
+               2 ayant avoir AUX VerbForm=Part 3 aux:tense
+               3 reçu recevoir VERB Tense=Past|VerbForm=Part 1 acl
+               4 aspirine aspirine NOUN _ 3 obj"
+            => "1 0:root|3:nsubj";
+        "fr", "1 Paulette Paulette PROPN _ 0 root
+               2 née naître VERB Tense=Past|VerbForm=Part 1 acl"
+            => "1 0:root|2:nsubj";
+        "en", "1 energy energy NOUN _ 0 root
+               2 spent spend VERB Tense=Past|VerbForm=Part|Voice=Pass 1 acl"
+            => "1 0:root";
     }
-    input.push('\n');
-    let out = run(&["enhance", "--lang", lang], input.as_bytes());
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    let line = stdout.lines().find(|l| l.split('\t').next() == Some(id));
-    line.unwrap_or_else(|| panic!("no node {id}:\n{stdout}"))
-        .split('\t')
-        .nth(8)
-        .unwrap()
-        .to_string()
-}
 
-/// Each relative-clause rule of rules/universal/relative*.rules, rules/bg and rules/en under
-/// the profile of a treebank that annotates it (the conventions measured on the dev treebanks),
-/// and the treebanks that do not: each line fails when its rule or setting is removed.
-#[test]
-fn relative_clauses_follow_each_treebanks_conventions() {
-    let cases: &[(&str, &[&str], &str, &str)] = &[
-        // acl_participle (fr): passive participle, present participle, past participle without
-        // Voice (spaCy): passive, active with an auxiliary, active when unaccusative.
-        (
-            "fr",
-            &[
-                "énergie énergie NOUN _ 0 root",
-                "dépensée dépenser VERB Tense=Past|VerbForm=Part|Voice=Pass 1 acl",
-            ],
-            "1",
-            "0:root|2:nsubj:pass",
-        ),
-        (
-            "fr",
-            &[
-                "pénalités pénalité NOUN _ 0 root",
-                "portant porter VERB Tense=Pres|VerbForm=Part 1 acl",
-            ],
-            "1",
-            "0:root|2:nsubj",
-        ),
-        (
-            "fr",
-            &[
-                "énergie énergie NOUN _ 0 root",
-                "dépensée dépenser VERB Tense=Past|VerbForm=Part 1 acl",
-            ],
-            "1",
-            "0:root|2:nsubj:pass",
-        ),
-        (
-            "fr",
-            &[
-                "patients patient NOUN _ 0 root",
-                "ayant avoir AUX VerbForm=Part 3 aux:tense",
-                "reçu recevoir VERB Tense=Past|VerbForm=Part 1 acl",
-                "aspirine aspirine NOUN _ 3 obj",
-            ],
-            "1",
-            "0:root|3:nsubj",
-        ),
-        (
-            "fr",
-            &[
-                "Paulette Paulette PROPN _ 0 root",
-                "née naître VERB Tense=Past|VerbForm=Part 1 acl",
-            ],
-            "1",
-            "0:root|2:nsubj",
-        ),
-        (
-            "en",
-            &[
-                "energy energy NOUN _ 0 root",
-                "spent spend VERB Tense=Past|VerbForm=Part|Voice=Pass 1 acl",
-            ],
-            "1",
-            "0:root",
-        ),
-        // relcl_zero: uk що-relatives, EWT zero relatives (subject, object, stranded oblique,
-        // passive); GUM (en) gives zero relatives no edge.
-        (
-            "uk",
-            &[
-                "той той DET PronType=Dem 0 root",
-                "що що SCONJ _ 3 mark",
-                "атестував атестувати VERB _ 1 acl:relcl",
-            ],
-            "1",
-            "0:root|3:nsubj",
-        ),
-        (
-            "en_ewt",
-            &[
-                "nukes nuke NOUN _ 0 root",
-                "they they PRON _ 3 nsubj",
-                "seen see VERB VerbForm=Part 1 acl:relcl",
-            ],
-            "1",
-            "0:root|3:obj",
-        ),
-        (
-            "en",
-            &[
-                "nukes nuke NOUN _ 0 root",
-                "they they PRON _ 3 nsubj",
-                "seen see VERB VerbForm=Part 1 acl:relcl",
-            ],
-            "1",
-            "0:root",
-        ),
-        (
-            "en_ewt",
-            &[
-                "freedom freedom NOUN _ 0 root",
-                "we we PRON _ 3 nsubj",
-                "believe believe VERB _ 1 acl:relcl",
-                "in in ADP _ 3 obl",
-            ],
-            "1",
-            "0:root|3:obl",
-        ),
-        (
-            "en_ewt",
-            &[
-                "time time NOUN _ 0 root",
-                "we we PRON _ 3 nsubj",
-                "have have VERB _ 1 acl:relcl",
-                "lights light NOUN _ 3 obj",
-            ],
-            "1",
-            "0:root|3:obl",
-        ),
-        (
-            "en_ewt",
-            &[
-                "money money NOUN _ 0 root",
-                "being be AUX _ 3 aux:pass",
-                "paid pay VERB VerbForm=Part 1 acl:relcl",
-            ],
-            "1",
-            "0:root|3:nsubj:pass",
-        ),
-        (
-            "ta",
-            &[
-                "பலர் பலர் NOUN _ 0 root",
-                "வந்த வா VERB VerbForm=Part 1 acl:relcl",
-            ],
-            "1",
-            "0:root|2:nsubj",
-        ),
-        // Relative adverbs: obl (cs, uk, which keeps the adverb's edge), advmod (nl waar),
-        // ref only (nl waarin, it dove); GUM keeps the adverb's edge, EWT does not.
-        (
-            "cs",
-            &[
-                "město město NOUN _ 0 root",
-                "kde kde ADV PronType=Int,Rel 4 advmod",
-                "on on PRON _ 4 nsubj",
-                "žije žít VERB _ 1 acl:relcl",
-            ],
-            "1",
-            "0:root|4:obl",
-        ),
-        (
-            "uk",
-            &[
-                "точки точка NOUN _ 0 root",
-                "де де ADV PronType=Rel 4 advmod",
-                "вона вона PRON _ 4 nsubj",
-                "перебувала перебувати VERB _ 1 acl:relcl",
-            ],
-            "2",
-            "1:ref|4:advmod",
-        ),
-        (
-            "nl",
-            &[
-                "huis huis NOUN _ 0 root",
-                "waar waar ADV _ 4 advmod",
-                "ik ik PRON _ 4 nsubj",
-                "woon wonen VERB _ 1 acl:relcl",
-            ],
-            "1",
-            "0:root|4:advmod",
-        ),
-        (
-            "nl",
-            &[
-                "wereld wereld NOUN _ 0 root",
-                "waarin waarin ADV _ 4 advmod",
-                "verhalen verhaal NOUN _ 4 nsubj",
-                "spelen spelen VERB _ 1 acl:relcl",
-            ],
-            "1",
-            "0:root",
-        ),
-        (
-            "nl",
-            &[
-                "wereld wereld NOUN _ 0 root",
-                "waarin waarin ADV _ 4 advmod",
-                "verhalen verhaal NOUN _ 4 nsubj",
-                "spelen spelen VERB _ 1 acl:relcl",
-            ],
-            "2",
-            "1:ref",
-        ),
-        (
-            "it",
-            &[
-                "Kindu Kindu PROPN _ 0 root",
-                "dove dove ADV _ 3 advmod",
-                "inviati inviare VERB _ 1 acl:relcl",
-            ],
-            "2",
-            "1:ref",
-        ),
-        (
-            "en",
-            &[
-                "town town NOUN _ 0 root",
-                "where where ADV PronType=Rel 4 advmod",
-                "I I PRON _ 4 nsubj",
-                "live live VERB _ 1 acl:relcl",
-            ],
-            "2",
-            "1:ref|4:advmod",
-        ),
-        (
-            "en_ewt",
-            &[
-                "town town NOUN _ 0 root",
-                "where where ADV PronType=Rel 4 advmod",
-                "I I PRON _ 4 nsubj",
-                "live live VERB _ 1 acl:relcl",
-            ],
-            "2",
-            "1:ref",
-        ),
-        // pt "o qual": the head of the fixed expression is the relative; nl `wat` (PronType=Int).
-        (
-            "pt",
-            &[
-                "situações situação NOUN _ 0 root",
-                "as o PRON PronType=Dem 4 nsubj",
-                "quais qual PRON PronType=Rel 2 fixed",
-                "ocorrem ocorrer VERB _ 1 acl:relcl",
-            ],
-            "2",
-            "1:ref",
-        ),
-        (
-            "nl",
-            &[
-                "Aspro Aspro PROPN _ 0 root",
-                "wat wat PRON PronType=Int 3 nsubj",
-                "veroverde veroveren VERB _ 1 acl:relcl",
-            ],
-            "1",
-            "0:root|3:nsubj",
-        ),
-        // A possessive relative determiner: the noun is an nmod (cs).
-        (
-            "cs",
-            &[
-                "jednotky jednotka NOUN _ 0 root",
-                "jejichž jehož DET Poss=Yes|PronType=Rel 3 det",
-                "likvidace likvidace NOUN _ 4 nsubj",
-                "proběhla proběhnout VERB _ 1 acl:relcl",
-            ],
-            "1",
-            "0:root|3:nmod",
-        ),
-        // et: the noun keeps the copular subject label the pronoun had in the basic tree.
-        (
-            "et",
-            &[
-                "tädi tädi NOUN _ 0 root",
-                "kes kes PRON PronType=Int,Rel 4 nsubj:cop",
-                "on olema AUX _ 4 cop",
-                "hea hea ADJ _ 1 acl:relcl",
-            ],
-            "1",
-            "0:root|4:nsubj:cop",
-        ),
-        // et: a relative pronoun heading its clause ("see, kellel on lipuke") is a ref, and
-        // the noun takes the clause's subject.
-        (
-            "et",
-            &[
-                "see see PRON PronType=Dem 0 root",
-                "kellel kes PRON PronType=Int,Rel 1 acl:relcl",
-                "on olema AUX _ 2 cop",
-                "lipuke lipuke NOUN _ 2 nsubj:cop",
-            ],
-            "4",
-            "1:nsubj|2:nsubj",
-        ),
-        (
-            "et",
-            &[
-                "see see PRON PronType=Dem 0 root",
-                "kellel kes PRON PronType=Int,Rel 1 acl:relcl",
-                "on olema AUX _ 2 cop",
-                "lipuke lipuke NOUN _ 2 nsubj:cop",
-            ],
-            "2",
-            "1:ref",
-        ),
-        // et: the pronoun of a relative clause conjoined to another is replaced by the noun too.
-        (
-            "et",
-            &[
-                "rahvakild rahvakild NOUN _ 0 root",
-                "millele mis PRON PronType=Int,Rel 3 obl",
-                "pandi panema VERB _ 1 acl:relcl",
-                "ja ja CCONJ _ 6 cc",
-                "mis mis PRON PronType=Int,Rel 6 nsubj",
-                "püüab püüdma VERB _ 3 conj",
-            ],
-            "1",
-            "0:root|3:obl|6:nsubj",
-        ),
-        // et: a pronoun heading a conjoined relative clause gives the noun no conj edge.
-        (
-            "et",
-            &[
-                "klient klient NOUN _ 0 root",
-                "kes kes PRON PronType=Int,Rel 3 nsubj",
-                "maksis maksma VERB _ 1 acl:relcl",
-                "ja ja CCONJ _ 5 cc",
-                "kellega kes PRON PronType=Int,Rel 3 conj",
-                "polnud olema AUX _ 5 cop",
-                "probleeme probleem NOUN _ 5 nsubj:cop",
-            ],
-            "1",
-            "0:root|3:nsubj",
-        ),
-        // et: a later conjunct of a copular relative clause gets the noun as plain nsubj.
-        (
-            "et",
-            &[
-                "need see PRON _ 0 root",
-                "kes kes PRON PronType=Int,Rel 4 nsubj:cop",
-                "on olema AUX _ 4 cop",
-                "ausad aus ADJ _ 1 acl:relcl",
-                "ja ja CCONJ _ 6 cc",
-                "helded helde ADJ _ 4 conj",
-            ],
-            "1",
-            "0:root|4:nsubj:cop|6:nsubj",
-        ),
-        // et: a relative clause after coordinated nouns refers to each conjunct before it.
-        (
-            "et",
-            &[
-                "maa-usk maa_usk NOUN Case=Nom 0 root",
-                "või või CCONJ _ 3 cc",
-                "loodususk loodus_usk NOUN Case=Nom 1 conj",
-                "mis mis PRON PronType=Int,Rel 5 nsubj",
-                "aitab aitama VERB _ 1 acl:relcl",
-            ],
-            "4",
-            "1:ref|3:ref",
-        ),
-        // et: "reeglid, mis on lubatud ja mis mitte": a conjoined relative pronoun with remnants
-        // heads a gapped relative clause (an empty node with the noun's role and acl:relcl).
-        (
-            "et",
-            &[
-                "reegleid reegel NOUN Case=Par 0 root",
-                "mis mis PRON PronType=Int,Rel 4 obj",
-                "on olema AUX _ 4 aux",
-                "lubatud lubama VERB _ 1 acl:relcl",
-                "ja ja CCONJ _ 6 cc",
-                "mis mis PRON PronType=Int,Rel 4 conj",
-                "mitte mitte ADV Polarity=Neg 6 orphan",
-            ],
-            "6.1",
-            "1:acl:relcl|4:conj",
-        ),
-        (
-            "et",
-            &[
-                "reegleid reegel NOUN Case=Par 0 root",
-                "mis mis PRON PronType=Int,Rel 4 obj",
-                "on olema AUX _ 4 aux",
-                "lubatud lubama VERB _ 1 acl:relcl",
-                "ja ja CCONJ _ 6 cc",
-                "mis mis PRON PronType=Int,Rel 4 conj",
-                "mitte mitte ADV Polarity=Neg 6 orphan",
-            ],
-            "1",
-            "0:root|4:obj|6.1:obj",
-        ),
-        // Conjuncts of a relative clause share the noun as subject in sv, not in uk.
-        (
-            "sv",
-            &[
-                "personer person NOUN _ 0 root",
-                "som som PRON PronType=Rel 3 nsubj",
-                "känner känna VERB _ 1 acl:relcl",
-                "och och CCONJ _ 5 cc",
-                "tar ta VERB _ 3 conj",
-            ],
-            "1",
-            "0:root|3:nsubj|5:nsubj",
-        ),
-        (
-            "uk",
-            &[
-                "автора автор NOUN _ 0 root",
-                "який який DET PronType=Rel 3 nsubj",
-                "почуває почувати VERB _ 1 acl:relcl",
-                "і і CCONJ _ 5 cc",
-                "діє діяти VERB _ 3 conj",
-            ],
-            "1",
-            "0:root|3:nsubj",
-        ),
-        // bg: an adverbial clause with защото is a relative clause on the main predicate.
-        (
-            "bg",
-            &[
-                "Той той PRON _ 2 nsubj",
-                "пръска пръскам VERB _ 0 root",
-                "защото защото ADV _ 4 advmod",
-                "са съм AUX _ 2 advcl",
-            ],
-            "3",
-            "2:ref",
-        ),
-        // en: a sentential relative is the csubj of its clause's antecedent.
-        (
-            "en",
-            &[
-                "He he PRON _ 2 nsubj",
-                "left leave VERB _ 0 root",
-                "which which PRON PronType=Rel 4 nsubj",
-                "surprised surprise VERB _ 2 advcl:relcl",
-            ],
-            "2",
-            "0:root|4:csubj",
-        ),
-    ];
-    for (lang, words, id, expected) in cases {
-        assert_eq!(
-            relative_deps(lang, words, id),
-            *expected,
-            "--lang {lang}, node {id} of {words:?}"
-        );
+    /// relcl_zero: uk що-relatives, EWT zero relatives (subject, object, stranded oblique,
+    /// passive); GUM (en) gives zero relatives no edge.
+    fn zero_relatives_follow_each_treebank {
+        "uk", "1 той той DET PronType=Dem 0 root
+               2 що що SCONJ _ 3 mark
+               3 атестував атестувати VERB _ 1 acl:relcl"
+            => "1 0:root|3:nsubj";
+        "en_ewt", "1 nukes nuke NOUN _ 0 root
+                   2 they they PRON _ 3 nsubj
+                   3 seen see VERB VerbForm=Part 1 acl:relcl"
+            => "1 0:root|3:obj";
+        "en", "1 nukes nuke NOUN _ 0 root
+               2 they they PRON _ 3 nsubj
+               3 seen see VERB VerbForm=Part 1 acl:relcl"
+            => "1 0:root";
+        "en_ewt", "1 freedom freedom NOUN _ 0 root
+                   2 we we PRON _ 3 nsubj
+                   3 believe believe VERB _ 1 acl:relcl
+                   4 in in ADP _ 3 obl"
+            => "1 0:root|3:obl";
+        "en_ewt", "1 time time NOUN _ 0 root
+                   2 we we PRON _ 3 nsubj
+                   3 have have VERB _ 1 acl:relcl
+                   4 lights light NOUN _ 3 obj"
+            => "1 0:root|3:obl";
+        "en_ewt", "1 money money NOUN _ 0 root
+                   2 being be AUX _ 3 aux:pass
+                   3 paid pay VERB VerbForm=Part 1 acl:relcl"
+            => "1 0:root|3:nsubj:pass";
+        "ta", "1 பலர் பலர் NOUN _ 0 root
+               2 வந்த வா VERB VerbForm=Part 1 acl:relcl"
+            => "1 0:root|2:nsubj";
+    }
+
+    /// Relative adverbs: obl (cs, uk, which keeps the adverb's edge), advmod (nl waar),
+    /// ref only (nl waarin, it dove); GUM keeps the adverb's edge, EWT does not.
+    fn relative_adverbs_follow_each_treebank {
+        "cs", "1 město město NOUN _ 0 root
+               2 kde kde ADV PronType=Int,Rel 4 advmod
+               3 on on PRON _ 4 nsubj
+               4 žije žít VERB _ 1 acl:relcl"
+            => "1 0:root|4:obl";
+        "uk", "1 точки точка NOUN _ 0 root
+               2 де де ADV PronType=Rel 4 advmod
+               3 вона вона PRON _ 4 nsubj
+               4 перебувала перебувати VERB _ 1 acl:relcl"
+            => "2 1:ref|4:advmod";
+        "nl", "1 huis huis NOUN _ 0 root
+               2 waar waar ADV _ 4 advmod
+               3 ik ik PRON _ 4 nsubj
+               4 woon wonen VERB _ 1 acl:relcl"
+            => "1 0:root|4:advmod";
+        "nl", "1 wereld wereld NOUN _ 0 root
+               2 waarin waarin ADV _ 4 advmod
+               3 verhalen verhaal NOUN _ 4 nsubj
+               4 spelen spelen VERB _ 1 acl:relcl"
+            => "1 0:root";
+        "nl", "1 wereld wereld NOUN _ 0 root
+               2 waarin waarin ADV _ 4 advmod
+               3 verhalen verhaal NOUN _ 4 nsubj
+               4 spelen spelen VERB _ 1 acl:relcl"
+            => "2 1:ref";
+        "it", "1 Kindu Kindu PROPN _ 0 root
+               2 dove dove ADV _ 3 advmod
+               3 inviati inviare VERB _ 1 acl:relcl"
+            => "2 1:ref";
+        "en", "1 town town NOUN _ 0 root
+               2 where where ADV PronType=Rel 4 advmod
+               3 I I PRON _ 4 nsubj
+               4 live live VERB _ 1 acl:relcl"
+            => "2 1:ref|4:advmod";
+        "en_ewt", "1 town town NOUN _ 0 root
+                   2 where where ADV PronType=Rel 4 advmod
+                   3 I I PRON _ 4 nsubj
+                   4 live live VERB _ 1 acl:relcl"
+            => "2 1:ref";
+    }
+
+    /// pt "o qual": the head of the fixed expression is the relative; nl `wat` (PronType=Int).
+    fn the_head_of_o_qual_and_nl_wat_are_relatives {
+        "pt", "1 situações situação NOUN _ 0 root
+               2 as o PRON PronType=Dem 4 nsubj
+               3 quais qual PRON PronType=Rel 2 fixed
+               4 ocorrem ocorrer VERB _ 1 acl:relcl"
+            => "2 1:ref";
+        "nl", "1 Aspro Aspro PROPN _ 0 root
+               2 wat wat PRON PronType=Int 3 nsubj
+               3 veroverde veroveren VERB _ 1 acl:relcl"
+            => "1 0:root|3:nsubj";
+    }
+
+    /// A possessive relative determiner: the noun is an nmod (cs).
+    fn a_possessive_relative_determiner_makes_the_noun_an_nmod {
+        "cs", "1 jednotky jednotka NOUN _ 0 root
+               2 jejichž jehož DET Poss=Yes|PronType=Rel 3 det
+               3 likvidace likvidace NOUN _ 4 nsubj
+               4 proběhla proběhnout VERB _ 1 acl:relcl"
+            => "1 0:root|3:nmod";
+    }
+
+    /// et: the noun keeps the copular subject label the pronoun had in the basic tree.
+    fn et_the_noun_keeps_the_copular_subject_label {
+        "et", "1 tädi tädi NOUN _ 0 root
+               2 kes kes PRON PronType=Int,Rel 4 nsubj:cop
+               3 on olema AUX _ 4 cop
+               4 hea hea ADJ _ 1 acl:relcl"
+            => "1 0:root|4:nsubj:cop";
+    }
+
+    /// et: a relative pronoun heading its clause ("see, kellel on lipuke") is a ref, and
+    /// the noun takes the clause's subject.
+    fn et_a_relative_pronoun_heading_its_clause_is_a_ref {
+        "et", "1 see see PRON PronType=Dem 0 root
+               2 kellel kes PRON PronType=Int,Rel 1 acl:relcl
+               3 on olema AUX _ 2 cop
+               4 lipuke lipuke NOUN _ 2 nsubj:cop"
+            => "4 1:nsubj|2:nsubj";
+        "et", "1 see see PRON PronType=Dem 0 root
+               2 kellel kes PRON PronType=Int,Rel 1 acl:relcl
+               3 on olema AUX _ 2 cop
+               4 lipuke lipuke NOUN _ 2 nsubj:cop"
+            => "2 1:ref";
+    }
+
+    /// et: the pronoun of a relative clause conjoined to another is replaced by the noun too.
+    fn et_the_pronoun_of_a_conjoined_relative_clause_is_replaced {
+        "et", "1 rahvakild rahvakild NOUN _ 0 root
+               2 millele mis PRON PronType=Int,Rel 3 obl
+               3 pandi panema VERB _ 1 acl:relcl
+               4 ja ja CCONJ _ 6 cc
+               5 mis mis PRON PronType=Int,Rel 6 nsubj
+               6 püüab püüdma VERB _ 3 conj"
+            => "1 0:root|3:obl|6:nsubj";
+    }
+
+    /// et: a pronoun heading a conjoined relative clause gives the noun no conj edge.
+    fn et_a_pronoun_heading_a_conjoined_relative_clause_gives_no_conj_edge {
+        "et", "1 klient klient NOUN _ 0 root
+               2 kes kes PRON PronType=Int,Rel 3 nsubj
+               3 maksis maksma VERB _ 1 acl:relcl
+               4 ja ja CCONJ _ 5 cc
+               5 kellega kes PRON PronType=Int,Rel 3 conj
+               6 polnud olema AUX _ 5 cop
+               7 probleeme probleem NOUN _ 5 nsubj:cop"
+            => "1 0:root|3:nsubj";
+    }
+
+    /// et: a later conjunct of a copular relative clause gets the noun as plain nsubj.
+    fn et_a_later_copular_conjunct_gets_plain_nsubj {
+        "et", "1 need see PRON _ 0 root
+               2 kes kes PRON PronType=Int,Rel 4 nsubj:cop
+               3 on olema AUX _ 4 cop
+               4 ausad aus ADJ _ 1 acl:relcl
+               5 ja ja CCONJ _ 6 cc
+               6 helded helde ADJ _ 4 conj"
+            => "1 0:root|4:nsubj:cop|6:nsubj";
+    }
+
+    /// et: a relative clause after coordinated nouns refers to each conjunct before it.
+    fn et_a_relative_clause_after_coordinated_nouns_refers_to_each {
+        "et", "1 maa-usk maa_usk NOUN Case=Nom 0 root
+               2 või või CCONJ _ 3 cc
+               3 loodususk loodus_usk NOUN Case=Nom 1 conj
+               4 mis mis PRON PronType=Int,Rel 5 nsubj
+               5 aitab aitama VERB _ 1 acl:relcl"
+            => "4 1:ref|3:ref";
+    }
+
+    /// et: "reeglid, mis on lubatud ja mis mitte": a conjoined relative pronoun with remnants
+    /// heads a gapped relative clause (an empty node with the noun's role and acl:relcl).
+    fn et_a_gapped_relative_clause_gets_an_empty_node {
+        "et", "1 reegleid reegel NOUN Case=Par 0 root
+               2 mis mis PRON PronType=Int,Rel 4 obj
+               3 on olema AUX _ 4 aux
+               4 lubatud lubama VERB _ 1 acl:relcl
+               5 ja ja CCONJ _ 6 cc
+               6 mis mis PRON PronType=Int,Rel 4 conj
+               7 mitte mitte ADV Polarity=Neg 6 orphan"
+            => "6.1 1:acl:relcl|4:conj";
+        "et", "1 reegleid reegel NOUN Case=Par 0 root
+               2 mis mis PRON PronType=Int,Rel 4 obj
+               3 on olema AUX _ 4 aux
+               4 lubatud lubama VERB _ 1 acl:relcl
+               5 ja ja CCONJ _ 6 cc
+               6 mis mis PRON PronType=Int,Rel 4 conj
+               7 mitte mitte ADV Polarity=Neg 6 orphan"
+            => "1 0:root|4:obj|6.1:obj";
+    }
+
+    /// Conjuncts of a relative clause share the noun as subject in sv, not in uk.
+    fn conjuncts_of_a_relative_clause_share_the_noun_in_sv_not_uk {
+        "sv", "1 personer person NOUN _ 0 root
+               2 som som PRON PronType=Rel 3 nsubj
+               3 känner känna VERB _ 1 acl:relcl
+               4 och och CCONJ _ 5 cc
+               5 tar ta VERB _ 3 conj"
+            => "1 0:root|3:nsubj|5:nsubj";
+        "uk", "1 автора автор NOUN _ 0 root
+               2 який який DET PronType=Rel 3 nsubj
+               3 почуває почувати VERB _ 1 acl:relcl
+               4 і і CCONJ _ 5 cc
+               5 діє діяти VERB _ 3 conj"
+            => "1 0:root|3:nsubj";
+    }
+
+    /// bg: an adverbial clause with защото is a relative clause on the main predicate.
+    fn bg_a_zashtoto_clause_is_relative_on_the_main_predicate {
+        "bg", "1 Той той PRON _ 2 nsubj
+               2 пръска пръскам VERB _ 0 root
+               3 защото защото ADV _ 4 advmod
+               4 са съм AUX _ 2 advcl"
+            => "3 2:ref";
+    }
+
+    /// en: a sentential relative is the csubj of its clause's antecedent.
+    fn en_a_sentential_relative_is_the_csubj_of_its_antecedent {
+        "en", "1 He he PRON _ 2 nsubj
+               2 left leave VERB _ 0 root
+               3 which which PRON PronType=Rel 4 nsubj
+               4 surprised surprise VERB _ 2 advcl:relcl"
+            => "2 0:root|4:csubj";
     }
 }
 
-/// et: a reflexive object leaves a secondary predicate the clause's subject ("ta pidas end
-/// targaks": targaks =nsubj=> ta); a plain object is the predicate's subject (universal rule).
-#[test]
-fn et_reflexive_object_leaves_the_secondary_predicate_the_subject() {
-    let sentence = |object: &str| {
-        [
-            "ta tema PRON Case=Nom|PronType=Prs 2 nsubj".to_string(),
-            "pidas pidama VERB _ 0 root".to_string(),
-            object.to_string(),
-            "targaks tark ADJ Case=Tra 2 xcomp".to_string(),
-        ]
-    };
-    let reflexive = sentence("end ise PRON Case=Par|PronType=Prs|Reflex=Yes 2 obj");
-    let words: Vec<&str> = reflexive.iter().map(String::as_str).collect();
-    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj|4:nsubj");
-    assert_eq!(relative_deps("et", &words, "3"), "2:obj");
-    let plain = sentence("teda tema PRON Case=Par|PronType=Prs 2 obj");
-    let words: Vec<&str> = plain.iter().map(String::as_str).collect();
-    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj");
-    assert_eq!(relative_deps("et", &words, "3"), "2:obj|4:nsubj");
-}
+enhances! {
+    /// et: a reflexive object leaves a secondary predicate the clause's subject ("ta pidas end
+    /// targaks": targaks =nsubj=> ta); a plain object is the predicate's subject (universal rule).
+    fn et_reflexive_object_leaves_the_secondary_predicate_the_subject {
+        "et", "1 ta tema PRON Case=Nom|PronType=Prs 2 nsubj
+               2 pidas pidama VERB _ 0 root
+               3 end ise PRON Case=Par|PronType=Prs|Reflex=Yes 2 obj
+               4 targaks tark ADJ Case=Tra 2 xcomp"
+            => "1 2:nsubj|4:nsubj
+                3 2:obj";
+        "et", "1 ta tema PRON Case=Nom|PronType=Prs 2 nsubj
+               2 pidas pidama VERB _ 0 root
+               3 teda tema PRON Case=Par|PronType=Prs 2 obj
+               4 targaks tark ADJ Case=Tra 2 xcomp"
+            => "1 2:nsubj
+                3 2:obj|4:nsubj";
+    }
 
-/// et: an essive secondary predicate ("as what") describes the subject where the verb has one
-/// (näitlejana =nsubj=> Ivo); a translative one ("into what") the object (universal rule).
-#[test]
-fn et_essive_secondary_predicate_takes_the_subject() {
-    let sentence = |predicate: &str| {
-        [
-            "Ivo Ivo PROPN Case=Nom 2 nsubj".to_string(),
-            "alustas alustama VERB _ 0 root".to_string(),
-            "tööd töö NOUN Case=Par 2 obj".to_string(),
-            predicate.to_string(),
-        ]
-    };
-    let essive = sentence("näitlejana näitleja NOUN Case=Ess 2 xcomp");
-    let words: Vec<&str> = essive.iter().map(String::as_str).collect();
-    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj|4:nsubj");
-    assert_eq!(relative_deps("et", &words, "3"), "2:obj");
-    let translative = sentence("näitlejaks näitleja NOUN Case=Tra 2 xcomp");
-    let words: Vec<&str> = translative.iter().map(String::as_str).collect();
-    assert_eq!(relative_deps("et", &words, "1"), "2:nsubj");
-    assert_eq!(relative_deps("et", &words, "3"), "2:obj|4:nsubj");
-}
+    /// et: an essive secondary predicate ("as what") describes the subject where the verb has one
+    /// (näitlejana =nsubj=> Ivo); a translative one ("into what") the object (universal rule).
+    fn et_essive_secondary_predicate_takes_the_subject {
+        "et", "1 Ivo Ivo PROPN Case=Nom 2 nsubj
+               2 alustas alustama VERB _ 0 root
+               3 tööd töö NOUN Case=Par 2 obj
+               4 näitlejana näitleja NOUN Case=Ess 2 xcomp"
+            => "1 2:nsubj|4:nsubj
+                3 2:obj";
+        "et", "1 Ivo Ivo PROPN Case=Nom 2 nsubj
+               2 alustas alustama VERB _ 0 root
+               3 tööd töö NOUN Case=Par 2 obj
+               4 näitlejaks näitleja NOUN Case=Tra 2 xcomp"
+            => "1 2:nsubj
+                3 2:obj|4:nsubj";
+    }
 
-/// et: a later conjunct in another mood than the first (on the verb, or on the auxiliary of
-/// either) does not share the first one's subject; one in the same mood does.
-#[test]
-fn et_a_conjunct_in_another_mood_shares_no_subject() {
-    let deps = |words: &[&str]| relative_deps("et", words, "1");
-    let same = [
-        "ta tema PRON Case=Nom 2 nsubj",
-        "räägib rääkima VERB Mood=Ind 0 root",
-        "ja ja CCONJ _ 4 cc",
-        "tahab tahtma VERB Mood=Ind 2 conj",
-    ];
-    assert_eq!(deps(&same), "2:nsubj|4:nsubj");
-    let other = [
-        "ta tema PRON Case=Nom 2 nsubj",
-        "räägib rääkima VERB Mood=Ind 0 root",
-        "ja ja CCONJ _ 4 cc",
-        "tahaks tahtma VERB Mood=Cnd 2 conj",
-    ];
-    assert_eq!(deps(&other), "2:nsubj");
-    let first_auxiliary = [
-        "ma mina PRON Case=Nom 3 nsubj",
-        "olen olema AUX Mood=Ind 3 aux",
-        "tegelenud tegelema VERB VerbForm=Part 0 root",
-        "ja ja CCONJ _ 5 cc",
-        "vaadake vaatama VERB Mood=Imp 3 conj",
-    ];
-    assert_eq!(deps(&first_auxiliary), "3:nsubj");
-    let own_auxiliary = [
-        "ta tema PRON Case=Nom 2 nsubj",
-        "seletas seletama VERB Mood=Ind 0 root",
-        "ja ja CCONJ _ 5 cc",
-        "oleks olema AUX Mood=Cnd 5 aux",
-        "astunud astuma VERB VerbForm=Part 2 conj",
-    ];
-    assert_eq!(deps(&own_auxiliary), "2:nsubj");
-}
+    /// et: a later conjunct in another mood than the first (on the verb, or on the auxiliary of
+    /// either) does not share the first one's subject; one in the same mood does.
+    fn et_a_conjunct_in_another_mood_shares_no_subject {
+        "et", "1 ta tema PRON Case=Nom 2 nsubj
+               2 räägib rääkima VERB Mood=Ind 0 root
+               3 ja ja CCONJ _ 4 cc
+               4 tahab tahtma VERB Mood=Ind 2 conj"
+            => "1 2:nsubj|4:nsubj";
+        "et", "1 ta tema PRON Case=Nom 2 nsubj
+               2 räägib rääkima VERB Mood=Ind 0 root
+               3 ja ja CCONJ _ 4 cc
+               4 tahaks tahtma VERB Mood=Cnd 2 conj"
+            => "1 2:nsubj";
+        "et", "1 ma mina PRON Case=Nom 3 nsubj
+               2 olen olema AUX Mood=Ind 3 aux
+               3 tegelenud tegelema VERB VerbForm=Part 0 root
+               4 ja ja CCONJ _ 5 cc
+               5 vaadake vaatama VERB Mood=Imp 3 conj"
+            => "1 3:nsubj";
+        "et", "1 ta tema PRON Case=Nom 2 nsubj
+               2 seletas seletama VERB Mood=Ind 0 root
+               3 ja ja CCONJ _ 5 cc
+               4 oleks olema AUX Mood=Cnd 5 aux
+               5 astunud astuma VERB VerbForm=Part 2 conj"
+            => "1 2:nsubj";
+    }
 
-/// et: "ta lubas mul minna": lubama (allow) controls through an adessive oblique, as the other
-/// object-control verbs of the lexicon do; without one its subject controls ("lubas tulla").
-#[test]
-fn et_lubama_controls_through_an_adessive_oblique() {
-    let with_oblique = [
-        "ta tema PRON Case=Nom 2 nsubj",
-        "lubas lubama VERB _ 0 root",
-        "mul mina PRON Case=Ade 2 obl",
-        "minna minema VERB VerbForm=Inf 2 xcomp",
-    ];
-    assert_eq!(relative_deps("et", &with_oblique, "1"), "2:nsubj");
-    assert_eq!(relative_deps("et", &with_oblique, "3"), "2:obl|4:nsubj");
-    let without = [
-        "ta tema PRON Case=Nom 2 nsubj",
-        "lubas lubama VERB _ 0 root",
-        "tulla tulema VERB VerbForm=Inf 2 xcomp",
-    ];
-    assert_eq!(relative_deps("et", &without, "1"), "2:nsubj|3:nsubj");
+    /// et: "ta lubas mul minna": lubama (allow) controls through an adessive oblique, as the other
+    /// object-control verbs of the lexicon do; without one its subject controls ("lubas tulla").
+    fn et_lubama_controls_through_an_adessive_oblique {
+        "et", "1 ta tema PRON Case=Nom 2 nsubj
+               2 lubas lubama VERB _ 0 root
+               3 mul mina PRON Case=Ade 2 obl
+               4 minna minema VERB VerbForm=Inf 2 xcomp"
+            => "1 2:nsubj
+                3 2:obl|4:nsubj";
+        "et", "1 ta tema PRON Case=Nom 2 nsubj
+               2 lubas lubama VERB _ 0 root
+               3 tulla tulema VERB VerbForm=Inf 2 xcomp"
+            => "1 2:nsubj|3:nsubj";
+    }
 }
 
 /// A phase ends early only when no rule would search again: here no rule has a delta plan, and
@@ -1713,22 +1258,4 @@ fn a_removed_label_makes_a_rule_without_delta_plans_search_again() {
         stdout.contains("\n1\tI\tI\tPRON\t_\t_\t2\tnsubj\t2:dep:noobj|2:nsubj\t_\n"),
         "{stdout}"
     );
-
-    use eudify::conllu::{EnhancedLayer, RawBlock, Sentence};
-    let source = RuleSource::from_dir(std::path::Path::new(ENGINE_RULES)).unwrap();
-    let rule_set = load_ruleset(&source, "whole").unwrap_or_else(|e| panic!("{}", e.render()));
-    let mut exhaustive = Engine::new(&rule_set);
-    assert!(exhaustive.rules.iter().all(|r| r.delta_plans.is_empty()));
-    exhaustive.exhaustive_rounds = true;
-    let sentence = Sentence::parse(RawBlock {
-        bytes: input.as_bytes().to_vec(),
-        first_line: 1,
-        starts_input: true,
-    })
-    .unwrap();
-    let mut layer = EnhancedLayer::default();
-    exhaustive.enhance(&sentence, &mut layer).unwrap();
-    let mut written = Vec::new();
-    eudify::conllu::write_sentence(&mut written, &sentence, Some(&layer));
-    assert_eq!(text(&written), stdout);
 }

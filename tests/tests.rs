@@ -12,7 +12,6 @@ mod engine;
 mod eval;
 mod gapping;
 mod grep;
-mod invariants;
 mod labels;
 mod languages;
 mod limits;

@@ -426,3 +426,6 @@ mod tests {
         assert!(anchor_admits_all("cs"), "Czech lists control verbs");
     }
 }
+
+#[cfg(test)]
+mod tests_rule_sets;

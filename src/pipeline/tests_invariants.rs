@@ -1,4 +1,7 @@
-//! Invariants of enhancement, over all the shared data and over random trees, for every profile.
+//! Invariants of enhancement, over all the shared data and over random trees, for every profile:
+//! the pipeline's promises (sentences and every column but DEPS kept, output valid, the same
+//! bytes for any thread count and chunk size, the basic tree alone read) and the engine's
+//! (semi-naive rounds give what exhaustive search gives).
 //!
 //! For each `../shared/data/ud/<Lang>-<TB>/dev.conllu` (skipped when missing) and each sample
 //! treebank in `tests/data/ud` (always), made basic-only in memory (DEPS `_`,
@@ -15,15 +18,16 @@
 //! subtypes, lemmas from every lexicon) through every profile: no error, the output validates,
 //! sentences and every column but DEPS kept, gold DEPS ignored.
 
+use super::tests_robustness::{random_heads, Rng};
 use crate::common::{
-    all_but_deps, dev_files, dev_scores_file, random_heads, read_scores, sample_files,
-    sample_scores_file, treebank_code, Rng,
+    all_but_deps, dev_files, dev_scores_file, read_scores, sample_files, sample_scores_file,
+    treebank_code,
 };
-use eudify::conllu::{BlockReader, RawBlock};
-use eudify::engine::Engine;
-use eudify::pipeline::{OnError, Pipeline, PipelineOptions};
-use eudify::rules::{list_profiles, load_ruleset, resolve_profile, RuleSet, RuleSource};
-use eudify::validate::validate_reader;
+use crate::conllu::{BlockReader, RawBlock};
+use crate::engine::Engine;
+use crate::pipeline::{OnError, Pipeline, PipelineOptions};
+use crate::rules::{list_profiles, load_ruleset, resolve_profile, RuleSet, RuleSource};
+use crate::validate::validate_reader;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::path::PathBuf;
