@@ -417,7 +417,8 @@ fn gram_eval_scores_line_by_line_as_the_official_script() {
         (4, 11, 5, 7, 4)
     );
     let epsilon = 0.00001;
-    let feats = 1.0 + (1.0 + epsilon) / (2.0 + epsilon) + 3.0 + epsilon / (1.0 + epsilon) + 1.0 + 2.0;
+    let feats =
+        1.0 + (1.0 + epsilon) / (2.0 + epsilon) + 3.0 + epsilon / (1.0 + epsilon) + 1.0 + 2.0;
     assert!((g.feats - feats).abs() < 1e-9, "{}", g.feats);
     let json = serde_json::to_value(&report).unwrap();
     let figures = &json["GramEval"];
@@ -429,9 +430,15 @@ fn gram_eval_scores_line_by_line_as_the_official_script() {
         ("Quality", 53.4091),
     ] {
         let ours = figures[key].as_f64().unwrap();
-        assert!((ours - official).abs() < 1e-4, "{key}: {ours}, official {official}");
+        assert!(
+            (ours - official).abs() < 1e-4,
+            "{key}: {ours}, official {official}"
+        );
     }
-    assert_eq!((figures["Tokens"].as_u64(), figures["Sentences"].as_u64()), (Some(11), Some(4)));
+    assert_eq!(
+        (figures["Tokens"].as_u64(), figures["Sentences"].as_u64()),
+        (Some(11), Some(4))
+    );
     // GramEval's figures only: the IWPT metrics are another scorer's.
     assert_eq!(json.as_object().unwrap().len(), 1, "{json}");
     assert!(report.to_string().starts_with("GramEval 2020"));
@@ -444,7 +451,10 @@ fn gram_eval_reads_lines_as_pyconll_does_and_refuses_what_it_refuses() {
     let gold = "1\t_\t_\tPUNCT\t_\t_\t0\troot\t_\t_\r\n  \n1\ta\ta\tX\t_\t_\t0\troot\t_\t_  \r";
     let system = "1\t_\t_\tPUNCT\t_\t_\t0\troot\t_\t_\n\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n";
     let g = gram_eval_strings(gold, system).unwrap().gram_eval.unwrap();
-    assert_eq!((g.sentences, g.words, g.lemmas, g.upos, g.las), (2, 2, 2, 2, 2));
+    assert_eq!(
+        (g.sentences, g.words, g.lemmas, g.upos, g.las),
+        (2, 2, 2, 2, 2)
+    );
     let err = gram_eval_strings(GRAM_EVAL_GOLD, "1\tx\n").unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -750,4 +760,196 @@ fn forms_in_multiword_spans_are_lower_cased_as_whole_words() {
         aligned_words(&["ΣΤΟΣΤΟΣ ΣΤΟΣ στος"], &["ΣΤΟΣΤΟΣ στος ΣΤΟΣ"]),
         2
     );
+}
+
+/// A folder with `files` written into it.
+fn folder_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    dir
+}
+
+fn cli(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let output = crate::common::eudify()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn macro_scores_an_invalid_or_missing_system_file_0_and_goes_on() {
+    let broken = GOLD.replace("2\thome\thome", "2\thome");
+    let dir = folder_with(&[
+        ("gold.conllu", GOLD),
+        ("broken.conllu", &broken),
+        ("other.conllu", &GOLD.replace("home", "away")),
+    ]);
+    let args = [
+        "eval",
+        "--macro",
+        "--json",
+        "gold.conllu",
+        "gold.conllu",
+        "gold.conllu",
+        "broken.conllu",
+        "gold.conllu",
+        "missing.conllu",
+        "gold.conllu",
+        "other.conllu",
+    ];
+    let (code, stdout, stderr) = cli(dir.path(), &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let pairs = json["pairs"].as_array().unwrap();
+    assert_eq!(pairs[0]["LAS"]["f1"], 100.0);
+    assert!(pairs[0].get("error").is_none());
+    for (pair, reason) in [
+        (
+            &pairs[1],
+            "broken.conllu:8: expected 10 tab-separated columns, found 9",
+        ),
+        (&pairs[2], "missing.conllu: "),
+        (&pairs[3], "other.conllu:8: the text differs from gold's"),
+    ] {
+        assert_eq!(pair["LAS"]["f1"], 0.0);
+        let error = pair["error"].as_str().unwrap();
+        assert!(error.starts_with(reason), "{error}");
+        assert!(
+            stderr.contains(&format!("{error} (the pair scores 0)")),
+            "{stderr}"
+        );
+    }
+    assert_eq!(json["macro"]["LAS"]["f1"], 25.0);
+    // The same with the text table: every pair has its line.
+    let (code, stdout, _) = cli(
+        dir.path(),
+        &args
+            .iter()
+            .filter(|a| **a != "--json")
+            .copied()
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("missing.conllu\t0.00\t"), "{stdout}");
+    // A single pair keeps its error and exit code; a gold file that cannot be read stops the
+    // macro average (there is nothing to score against).
+    let (code, _, stderr) = cli(dir.path(), &["eval", "gold.conllu", "broken.conllu"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let (code, _, stderr) = cli(
+        dir.path(),
+        &[
+            "eval",
+            "--macro",
+            "missing.conllu",
+            "gold.conllu",
+            "gold.conllu",
+            "gold.conllu",
+        ],
+    );
+    assert_ne!(code, Some(0));
+    assert!(stderr.contains("missing.conllu"), "{stderr}");
+}
+
+#[test]
+fn macro_shows_what_bootstrap_and_phenomena_add_and_refuses_what_it_cannot_do() {
+    let dir = folder_with(&[("gold.conllu", GOLD)]);
+    let pair = ["gold.conllu", "gold.conllu"];
+    let with = |flags: &[&str]| {
+        let mut args = vec!["eval", "--macro"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&pair);
+        cli(dir.path(), &args)
+    };
+    let (code, stdout, stderr) = with(&["--bootstrap", "20"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("95% confidence intervals of F1 (20 resamplings"),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = with(&["--phenomena"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("Phenomena (see docs/phenomena.md)"),
+        "{stdout}"
+    );
+    for flags in [
+        &["--compare", "gold.conllu"][..],
+        &["--by-rule", "--lang", "en"][..],
+        &["--gram-eval", "--phenomena"][..],
+        &["--gram-eval", "--bootstrap", "10"][..],
+    ] {
+        let (code, _, stderr) = with(flags);
+        assert_eq!(code, Some(2), "{flags:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot be used with") || stderr.contains("does not combine"),
+            "{stderr}"
+        );
+    }
+    let (code, _, stderr) = cli(
+        dir.path(),
+        &[
+            "eval",
+            "--bootstrap",
+            "100001",
+            "gold.conllu",
+            "gold.conllu",
+        ],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("at most 100000 resamplings"), "{stderr}");
+}
+
+#[test]
+fn json_carries_the_counts_the_table_shows() {
+    let report = evaluate_strings(GOLD, &GOLD.replace("1\tadvmod", "1\tobj"), false).unwrap();
+    let json = serde_json::to_value(&report).unwrap();
+    let text = report.to_string();
+    for metric in Metric::ALL {
+        let score = report.score(metric);
+        let figures = &json[metric.name()];
+        assert_eq!(
+            (
+                figures["gold"].as_u64(),
+                figures["system"].as_u64(),
+                figures["correct"].as_u64()
+            ),
+            (Some(score.gold), Some(score.system), Some(score.correct)),
+            "{}",
+            metric.name()
+        );
+        let row = format!(
+            "{:>8} {:>8} {:>8}\n",
+            score.gold, score.system, score.correct
+        );
+        assert!(text.contains(&row), "{text}");
+    }
+    assert_eq!(json["LAS"]["correct"], 3);
+    // ELAS's aligned accuracy is the official scorer's: correct edges per aligned word.
+    let multi = GOLD.replace("2:nsubj\t", "2:nsubj|1:dep\t");
+    let report = evaluate_strings(&multi, &multi, false).unwrap();
+    let elas = report.score(Metric::Elas);
+    assert_eq!((elas.correct, elas.aligned), (5, 4));
+    assert_eq!(elas.aligned_accuracy(), 125.0);
+    assert!(report
+        .to_string()
+        .contains("ELAS and EULAS AlignedAcc: correct edges per aligned word"));
+}
+
+#[test]
+fn eval_stops_at_the_first_text_difference() {
+    // Past the difference both files go on with a sentence that does not read: eval must not
+    // reach it (it would report that instead).
+    let garbage = "1\tnot\tten\tcolumns\n\n";
+    let gold = format!("{GOLD}{garbage}");
+    let system = format!("{}{garbage}", GOLD.replace("1\tHe\the", "1\tShe\tshe"));
+    let err = evaluate_strings(&gold, &system, false).unwrap_err();
+    assert!(matches!(err, EvalError::Mismatch { line: 3, .. }), "{err}");
 }

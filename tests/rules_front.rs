@@ -1350,7 +1350,8 @@ fn rule_text_over_the_limit_is_refused_before_it_is_read_whole() {
     let tree = folder("too_large", &big, &[]);
     let rendered = check_errors(&tree);
     assert!(
-        rendered.contains("a.rules: error: rule files loaded together are limited to 4194304 bytes"),
+        rendered
+            .contains("a.rules: error: rule files loaded together are limited to 4194304 bytes"),
         "{rendered}"
     );
     // Just under the limit loads.
@@ -1362,7 +1363,9 @@ fn rule_text_over_the_limit_is_refused_before_it_is_read_whole() {
 #[test]
 fn a_syntax_error_after_other_rules_points_where_it_is() {
     // Rules are parsed one at a time; positions and messages are those of the whole file.
-    let rule = |name: &str| format!("rule {name} {{\n  match {{ H -[obl]-> N; }}\n  do {{ add H =[obl]=> N; }}\n}}\n");
+    let rule = |name: &str| {
+        format!("rule {name} {{\n  match {{ H -[obl]-> N; }}\n  do {{ add H =[obl]=> N; }}\n}}\n")
+    };
     let text = format!(
         "phase one\n{}# comment\n\n{}rule c {{\n  match {{ H -[obl]-> N; }}\n  do {{ bogus }}\n}}\n",
         rule("a"),
@@ -1376,9 +1379,13 @@ fn a_syntax_error_after_other_rules_points_where_it_is() {
         "{rendered}"
     );
     let junk = format!("phase one\n{}junk\n", rule("a"));
-    let rendered = check_text("junk.rules", &junk, &lexicon).expect_err("junk").render();
+    let rendered = check_text("junk.rules", &junk, &lexicon)
+        .expect_err("junk")
+        .render();
     assert!(
-        rendered.starts_with("junk.rules:6:1: error: syntax error: expected end of file, `phase` or `rule`"),
+        rendered.starts_with(
+            "junk.rules:6:1: error: syntax error: expected end of file, `phase` or `rule`"
+        ),
         "{rendered}"
     );
 }

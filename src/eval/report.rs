@@ -845,7 +845,12 @@ impl fmt::Display for PhenomenonScores {
             if class == Phenomenon::FIRST_MISSING {
                 writeln!(f, "Basic edges missing from the enhanced graph:")?;
             }
-            score_row(f, &format!("  {} {}", class.code(), class.name()), score, false)?;
+            score_row(
+                f,
+                &format!("  {} {}", class.code(), class.name()),
+                score,
+                false,
+            )?;
         }
         Ok(())
     }
@@ -1048,7 +1053,7 @@ mod tests {
             seed: 1,
         };
         let evaluation = Evaluation {
-            report: report(7, true),
+            report: report(7, false),
             intervals: Some(Intervals {
                 resampling,
                 f1: [(1.0, 2.0); Metric::COUNT],
@@ -1069,9 +1074,14 @@ mod tests {
         let json = serde_json::to_string_pretty(&evaluation).unwrap();
         assert!(
             json.contains("\"f1_ci\"")
-                && json.contains("\"GramEval\"")
+                && json.contains("\"correct\"")
                 && json.contains("\"phenomena\"")
         );
+        let gram_eval = report(7, true);
+        assert!(keys_sorted(&gram_eval));
+        assert!(serde_json::to_string(&gram_eval)
+            .unwrap()
+            .contains("\"GramEval\""));
         let pairs = (0..2)
             .map(|i| PairReport {
                 gold: format!("g{i}"),
@@ -1093,16 +1103,26 @@ mod tests {
             intervals: None,
             error: None,
         };
+        let iwpt = MacroReport {
+            pairs: vec![pair(5, false), pair(7, false)],
+        };
+        let means = iwpt.mean_scores();
+        assert_eq!(means[Metric::Elas.index()].f1, 60.0);
+        assert_eq!(means[Metric::Tokens.index()].aligned_acc, None);
+        let table = iwpt.to_string();
+        // The F1s, then what each pair has besides (here its phenomena).
+        assert!(table.contains("\ns5:\nPhenomena"), "{table}");
+        assert!(table.contains("Macro average (2 pairs)\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\n"), "{table}");
         let both = MacroReport {
             pairs: vec![pair(5, true), pair(7, true)],
         };
-        let means = both.mean_scores();
-        assert_eq!(means[Metric::Elas.index()].f1, 60.0);
-        assert_eq!(means[Metric::Tokens.index()].aligned_acc, None);
         // Quality: the mean of UPOS (50%, 70%) and three accuracies of 0, over 4.
         assert_eq!(both.mean_gram_eval_quality(), Some(15.0));
         let table = both.to_string();
-        assert!(table.ends_with("Macro average (2 pairs)\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t15.00\n"), "{table}");
+        assert!(
+            table.ends_with("Macro average (2 pairs)\t60.00\t0.00\t0.00\t0.00\t15.00\n"),
+            "{table}"
+        );
         // GramEval is averaged only when every pair has it.
         let one = MacroReport {
             pairs: vec![pair(5, true), pair(7, false)],
