@@ -1,9 +1,10 @@
 //! Evaluation against gold: every metric of the CoNLL 2018 and IWPT 2021 shared tasks (Tokens,
 //! Sentences, Words, UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS, CLAS, MLAS, BLEX, ELAS,
 //! EULAS) computed as `iwpt21_xud_eval.py` does, on any tokenization and sentence segmentation
-//! (see `align.rs`), an optional per-phenomenon breakdown (see `docs/phenomena.md`) and the
-//! GramEval 2020 score, bootstrap intervals and paired tests (`bootstrap.rs`), and macro
-//! averages over pairs of files. What it reports, and how that prints as text or JSON, is in
+//! (see `align.rs`), an optional per-phenomenon breakdown (see `docs/phenomena.md`), bootstrap
+//! intervals and paired tests (`bootstrap.rs`), and macro averages over pairs of files. The
+//! GramEval 2020 score is another scorer's, reproduced as it was: line by line, on its own
+//! reader, without alignment or tree checks (`grameval.rs`). What it reports, and how that prints as text or JSON, is in
 //! `report.rs`.
 //!
 //! Eval is a pure scorer: it reads two annotated files and runs no rules. Naming the rule behind
