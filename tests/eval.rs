@@ -345,49 +345,127 @@ fn every_reference_pair_matches_the_official_scorer_to_0_01() {
     );
 }
 
-#[test]
-fn gram_eval_scores_every_gold_word_with_its_own_comparisons() {
-    let gold = "1\tЁж\tёж\tNOUN\t_\tCase=Nom|Number=Sing\t2\tnsubj\t2:nsubj\t_
-2\tспит\tспать\tVERB\t_\t_\t0\troot\t0:root\t_
-3\tтихо\tтихо\tADV\t_\t_\t2\tadvmod\t2:advmod\t_
-4\t.\t.\tPUNCT\t_\t_\t2\tpunct\t2:punct\t_
+/// Gold for the GramEval tests: a multiword token, an empty node, a `_` lemma, `ё`.
+const GRAM_EVAL_GOLD: &str = "# sent_id = 1
+1-2\tЁжик\t_\t_\t_\t_\t_\t_\t_\t_
+1\tЁж\tёж\tNOUN\t_\tCase=Nom|Number=Sing\t3\tnsubj\t_\t_
+2\tик\t_\tPART\t_\t_\t1\tdiscourse\t_\t_
+3\tспит\tспать\tVERB\t_\tAspect=Imp\t0\troot\t_\t_
+3.1\tспит\tспать\tVERB\t_\t_\t_\t_\t3:conj\t_
+4\t.\t.\tPUNCT\t_\t_\t3\tpunct\t_\t_
+
+1\tЁлка\tёлка\tNOUN\t_\tCase=Nom\t2\tnsubj\t_\t_
+2\tрастёт\tрасти\tVERB\t_\t_\t0\troot\t_\t_
+
+1\tда\tда\tPART\t_\t_\t0\troot\t_\t_
+2\tнет\tнет\tPART\t_\t_\t1\tconj\t_\t_
+
+1\tВсё\tвсё\tPRON\t_\t_\t0\troot\t_\t_
 
 ";
-    // Ёж: lemma `Еж` (case, ё), UPOS `noun`, half the features, relation `NSUBJ`: all count.
-    // спит: relation `root:x` is not `root`. `тихо.` is one token: neither word is aligned.
-    let system = "1\tЁж\tЕж\tnoun\t_\tNumber=Sing\t2\tNSUBJ\t2:nsubj\t_
-2\tспит\tспать\tVERB\t_\t_\t0\troot:x\t0:root\t_
-3\tтихо.\tтихо\tADV\t_\t_\t2\tadvmod\t2:advmod\t_
+
+/// A system for [`GRAM_EVAL_GOLD`]: no empty node, a cycle (sentence 2), two roots (sentence 3),
+/// no fourth sentence.
+const GRAM_EVAL_SYSTEM: &str = "1-2\tЁжик\t_\t_\t_\t_\t_\t_\t_\t_
+1\tЁж\tЕж\tnoun\t_\tNumber=Sing\t3\tNSUBJ\t_\t_
+2\tик\tик\tPART\t_\t_\t1\tdiscourse\t_\t_
+3\tспит\tспать\tVERB\t_\tAspect=Imp|Mood=Ind\t0\troot:x\t_\t_
+4\t.\t.\tPUNCT\t_\t_\t3\tpunct\t_\t_
+
+1\tЁлка\tЁлка\tNOUN\t_\tCase=Nom|Case=Gen\t2\tnsubj\t_\t_
+2\tрастёт\tрасти\tVERB\t_\t_\t1\troot\t_\t_
+
+1\tда\tда\tPART\t_\t_\t0\troot\t_\t_
+2\tнет\tнет\tPART\t_\t_\t0\troot\t_\t_
 
 ";
+
+fn gram_eval_strings(gold: &str, system: &str) -> Result<Report, EvalError> {
     let opts = EvalOptions {
         gram_eval: true,
         ..EvalOptions::default()
     };
-    let report = evaluate_readers(
+    evaluate_readers(
         "gold.conllu",
         gold.as_bytes(),
         "system.conllu",
         system.as_bytes(),
         &opts,
     )
-    .unwrap();
+}
+
+#[test]
+fn gram_eval_scores_line_by_line_as_the_official_script() {
+    // The official script (codalab_private_evaluate.py with pyconll 2.2.1) on these files gives
+    // UPOS 63.6364, Feats 68.1819, Lemmas 45.4545, LAS 36.3636, Quality 53.4091. By hand, line
+    // by line (lemma, UPOS, LAS, features):
+    // sentence 1, gold lines against the system's at the same position:
+    //   1-2   multiword line: `_` lemma, UPOS, HEAD never equal: 0 0 0; no gold features: 1
+    //   1 Ёж  ёж = Еж (ё→е, lower case), NOUN = noun, 3 nsubj = 3 NSUBJ: 1 1 1; Number of 2: ½
+    //   2 ик  gold lemma `_`: 0; 1 1; 1
+    //   3     root ≠ root:x: 1 1 0; 1
+    //   3.1   against the system's `4 .`: 0 0 0 (HEAD `_`); no gold features: 1
+    //   4 .   the system has no sixth line: 0 0 0; 0
+    // sentence 2 (a cycle in the system): Ёлка's `ёлка` ≠ `Ёлка` (ё replaced before lower-casing:
+    //   `ёлка` ≠ `елка`) 0 1 1, Case Nom ≠ Gen (the last Case wins) 0; растёт 1 1 0 (HEAD 0 ≠ 1); 1
+    // sentence 3 (two roots): да 1 1 1 1; нет 1 1 0 1
+    // sentence 4, missing from the system: 0 0 0 0
+    let report = gram_eval_strings(GRAM_EVAL_GOLD, GRAM_EVAL_SYSTEM).unwrap();
     let g = report.gram_eval.clone().unwrap();
-    assert_eq!((g.words, g.upos, g.lemmas, g.las), (4, 2, 2, 1));
-    // Features: ½ for Ёж, 1 for спит (no gold features), 0 for the unaligned words.
-    assert!((g.feats - 1.5).abs() < 1e-4, "{}", g.feats);
-    let json = serde_json::to_value(&report).unwrap();
-    let quality = json["GramEval"]["Quality"].as_f64().unwrap();
-    assert!(
-        (quality - 100.0 * (2.0 + 1.5 + 2.0 + 1.0) / 16.0).abs() < 1e-3,
-        "{quality}"
+    assert_eq!(
+        (g.sentences, g.words, g.lemmas, g.upos, g.las),
+        (4, 11, 5, 7, 4)
     );
-    assert!(report.to_string().contains("GramEval 2020"));
-    let plain = evaluate_strings(GOLD, GOLD, false).unwrap();
-    assert!(serde_json::to_value(&plain)
-        .unwrap()
-        .get("GramEval")
-        .is_none());
+    let epsilon = 0.00001;
+    let feats =
+        1.0 + (1.0 + epsilon) / (2.0 + epsilon) + 3.0 + epsilon / (1.0 + epsilon) + 1.0 + 2.0;
+    assert!((g.feats - feats).abs() < 1e-9, "{}", g.feats);
+    let json = serde_json::to_value(&report).unwrap();
+    let figures = &json["GramEval"];
+    for (key, official) in [
+        ("UPOS", 63.6364),
+        ("Feats", 68.1819),
+        ("Lemmas", 45.4545),
+        ("LAS", 36.3636),
+        ("Quality", 53.4091),
+    ] {
+        let ours = figures[key].as_f64().unwrap();
+        assert!(
+            (ours - official).abs() < 1e-4,
+            "{key}: {ours}, official {official}"
+        );
+    }
+    assert_eq!(
+        (figures["Tokens"].as_u64(), figures["Sentences"].as_u64()),
+        (Some(11), Some(4))
+    );
+    // GramEval's figures only: the IWPT metrics are another scorer's.
+    assert_eq!(json.as_object().unwrap().len(), 1, "{json}");
+    assert!(report.to_string().starts_with("GramEval 2020"));
+}
+
+#[test]
+fn gram_eval_reads_lines_as_pyconll_does_and_refuses_what_it_refuses() {
+    // CRLF and a lone CR end lines; spaces around a line are ignored; a line of spaces ends
+    // a sentence; `_ _` is an underscore token whose lemma `_` is a real lemma.
+    let gold = "1\t_\t_\tPUNCT\t_\t_\t0\troot\t_\t_\r\n  \n1\ta\ta\tX\t_\t_\t0\troot\t_\t_  \r";
+    let system = "1\t_\t_\tPUNCT\t_\t_\t0\troot\t_\t_\n\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n";
+    let g = gram_eval_strings(gold, system).unwrap().gram_eval.unwrap();
+    assert_eq!(
+        (g.sentences, g.words, g.lemmas, g.upos, g.las),
+        (2, 2, 2, 2, 2)
+    );
+    let err = gram_eval_strings(GRAM_EVAL_GOLD, "1\tx\n").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "system.conllu:1: expected 10 tab-separated columns, found 2"
+    );
+    let bad_feature = GRAM_EVAL_SYSTEM.replace("Aspect=Imp|Mood=Ind", "Aspect=Imp|Mood");
+    let err = gram_eval_strings(GRAM_EVAL_GOLD, &bad_feature).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "system.conllu:4: malformed feature 'Mood' in FEATS"
+    );
 }
 
 /// A one-sentence CoNLL-U file from tokens: `"ab"` is a word, `"ab a b"` a multiword token
@@ -682,4 +760,196 @@ fn forms_in_multiword_spans_are_lower_cased_as_whole_words() {
         aligned_words(&["ΣΤΟΣΤΟΣ ΣΤΟΣ στος"], &["ΣΤΟΣΤΟΣ στος ΣΤΟΣ"]),
         2
     );
+}
+
+/// A folder with `files` written into it.
+fn folder_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    dir
+}
+
+fn cli(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let output = crate::common::eudify()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn macro_scores_an_invalid_or_missing_system_file_0_and_goes_on() {
+    let broken = GOLD.replace("2\thome\thome", "2\thome");
+    let dir = folder_with(&[
+        ("gold.conllu", GOLD),
+        ("broken.conllu", &broken),
+        ("other.conllu", &GOLD.replace("home", "away")),
+    ]);
+    let args = [
+        "eval",
+        "--macro",
+        "--json",
+        "gold.conllu",
+        "gold.conllu",
+        "gold.conllu",
+        "broken.conllu",
+        "gold.conllu",
+        "missing.conllu",
+        "gold.conllu",
+        "other.conllu",
+    ];
+    let (code, stdout, stderr) = cli(dir.path(), &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let pairs = json["pairs"].as_array().unwrap();
+    assert_eq!(pairs[0]["LAS"]["f1"], 100.0);
+    assert!(pairs[0].get("error").is_none());
+    for (pair, reason) in [
+        (
+            &pairs[1],
+            "broken.conllu:8: expected 10 tab-separated columns, found 9",
+        ),
+        (&pairs[2], "missing.conllu: "),
+        (&pairs[3], "other.conllu:8: the text differs from gold's"),
+    ] {
+        assert_eq!(pair["LAS"]["f1"], 0.0);
+        let error = pair["error"].as_str().unwrap();
+        assert!(error.starts_with(reason), "{error}");
+        assert!(
+            stderr.contains(&format!("{error} (the pair scores 0)")),
+            "{stderr}"
+        );
+    }
+    assert_eq!(json["macro"]["LAS"]["f1"], 25.0);
+    // The same with the text table: every pair has its line.
+    let (code, stdout, _) = cli(
+        dir.path(),
+        &args
+            .iter()
+            .filter(|a| **a != "--json")
+            .copied()
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("missing.conllu\t0.00\t"), "{stdout}");
+    // A single pair keeps its error and exit code; a gold file that cannot be read stops the
+    // macro average (there is nothing to score against).
+    let (code, _, stderr) = cli(dir.path(), &["eval", "gold.conllu", "broken.conllu"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let (code, _, stderr) = cli(
+        dir.path(),
+        &[
+            "eval",
+            "--macro",
+            "missing.conllu",
+            "gold.conllu",
+            "gold.conllu",
+            "gold.conllu",
+        ],
+    );
+    assert_ne!(code, Some(0));
+    assert!(stderr.contains("missing.conllu"), "{stderr}");
+}
+
+#[test]
+fn macro_shows_what_bootstrap_and_phenomena_add_and_refuses_what_it_cannot_do() {
+    let dir = folder_with(&[("gold.conllu", GOLD)]);
+    let pair = ["gold.conllu", "gold.conllu"];
+    let with = |flags: &[&str]| {
+        let mut args = vec!["eval", "--macro"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&pair);
+        cli(dir.path(), &args)
+    };
+    let (code, stdout, stderr) = with(&["--bootstrap", "20"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("95% confidence intervals of F1 (20 resamplings"),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = with(&["--phenomena"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("Phenomena (see docs/phenomena.md)"),
+        "{stdout}"
+    );
+    for flags in [
+        &["--compare", "gold.conllu"][..],
+        &["--by-rule", "--lang", "en"][..],
+        &["--gram-eval", "--phenomena"][..],
+        &["--gram-eval", "--bootstrap", "10"][..],
+    ] {
+        let (code, _, stderr) = with(flags);
+        assert_eq!(code, Some(2), "{flags:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot be used with") || stderr.contains("does not combine"),
+            "{stderr}"
+        );
+    }
+    let (code, _, stderr) = cli(
+        dir.path(),
+        &[
+            "eval",
+            "--bootstrap",
+            "100001",
+            "gold.conllu",
+            "gold.conllu",
+        ],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("at most 100000 resamplings"), "{stderr}");
+}
+
+#[test]
+fn json_carries_the_counts_the_table_shows() {
+    let report = evaluate_strings(GOLD, &GOLD.replace("1\tadvmod", "1\tobj"), false).unwrap();
+    let json = serde_json::to_value(&report).unwrap();
+    let text = report.to_string();
+    for metric in Metric::ALL {
+        let score = report.score(metric);
+        let figures = &json[metric.name()];
+        assert_eq!(
+            (
+                figures["gold"].as_u64(),
+                figures["system"].as_u64(),
+                figures["correct"].as_u64()
+            ),
+            (Some(score.gold), Some(score.system), Some(score.correct)),
+            "{}",
+            metric.name()
+        );
+        let row = format!(
+            "{:>8} {:>8} {:>8}\n",
+            score.gold, score.system, score.correct
+        );
+        assert!(text.contains(&row), "{text}");
+    }
+    assert_eq!(json["LAS"]["correct"], 3);
+    // ELAS's aligned accuracy is the official scorer's: correct edges per aligned word.
+    let multi = GOLD.replace("2:nsubj\t", "2:nsubj|1:dep\t");
+    let report = evaluate_strings(&multi, &multi, false).unwrap();
+    let elas = report.score(Metric::Elas);
+    assert_eq!((elas.correct, elas.aligned), (5, 4));
+    assert_eq!(elas.aligned_accuracy(), 125.0);
+    assert!(report
+        .to_string()
+        .contains("ELAS and EULAS AlignedAcc: correct edges per aligned word"));
+}
+
+#[test]
+fn eval_stops_at_the_first_text_difference() {
+    // Past the difference both files go on with a sentence that does not read: eval must not
+    // reach it (it would report that instead).
+    let garbage = "1\tnot\tten\tcolumns\n\n";
+    let gold = format!("{GOLD}{garbage}");
+    let system = format!("{}{garbage}", GOLD.replace("1\tHe\the", "1\tShe\tshe"));
+    let err = evaluate_strings(&gold, &system, false).unwrap_err();
+    assert!(matches!(err, EvalError::Mismatch { line: 3, .. }), "{err}");
 }

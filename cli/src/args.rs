@@ -193,13 +193,15 @@ pub struct EvalArgs {
     /// Add precision/recall per enhancement phenomenon (see docs/phenomena.md).
     #[arg(long)]
     pub phenomena: bool,
-    /// Add the GramEval 2020 score (UPOS, features, lemmas, LAS and their mean).
-    #[arg(long)]
+    /// Score as GramEval 2020's official script does instead (line by line: UPOS, features,
+    /// lemmas, LAS and their mean; docs/evaluation.md lists its rules).
+    #[arg(long, conflicts_with_all = ["phenomena", "bootstrap", "compare"])]
     pub gram_eval: bool,
     /// Score several pairs: one line per pair and the macro average (mean over pairs).
     #[arg(long = "macro")]
     pub macro_average: bool,
-    /// Add 95% confidence intervals of every F1 from N resamplings of the sentences.
+    /// Add 95% confidence intervals of every F1 from N resamplings of the sentences (N at
+    /// most 100000).
     #[arg(long, value_name = "N")]
     pub bootstrap: Option<usize>,
     /// Seed of the resampling (same seed, same intervals).

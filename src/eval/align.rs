@@ -12,8 +12,7 @@
 //! by chunk gives exactly the alignment of the whole files while memory holds one chunk.
 
 use super::collapse::{universal, CollapsedGraph};
-use super::grameval::{feature_share, same_label};
-use super::report::{Counts, GramEval, Metric, Score};
+use super::report::{Counts, Metric, Score};
 use super::EvalError;
 use crate::conllu::id::parse_u32;
 use crate::conllu::sentence::{LineKind, DEPREL, FEATS, FORM, LEMMA, UPOS, XPOS};
@@ -778,32 +777,6 @@ fn spans_score(gold: &[Span], system: &[Span]) -> Score {
         correct,
         aligned: 0,
     }
-}
-
-/// The GramEval 2020 sums of an aligned chunk (see [`super::grameval`]).
-pub(crate) fn grameval_chunk<G, S>(gold: &Side<G>, system: &Side<S>) -> GramEval {
-    let mut out = GramEval {
-        words: gold.words.len() as u64,
-        ..GramEval::default()
-    };
-    for g in &gold.words {
-        if g.aligned == UNALIGNED {
-            continue;
-        }
-        let s = &system.words[g.aligned as usize];
-        let col = |column| (gold.column(g, column), system.column(s, column));
-        let same = |column| {
-            let (a, b) = col(column);
-            same_label(a, b)
-        };
-        let head_ok = g.parent == map_parent(system, s.parent);
-        out.upos += u64::from(same(UPOS));
-        out.lemmas += u64::from(same(LEMMA));
-        out.las += u64::from(head_ok && same(DEPREL));
-        let (gf, sf) = col(FEATS);
-        out.feats += feature_share(gf, sf);
-    }
-    out
 }
 
 /// The gold word a system head stands for: 0 for the root, 1 + its index, or [`UNALIGNED`].

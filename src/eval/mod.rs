@@ -1,9 +1,10 @@
 //! Evaluation against gold: every metric of the CoNLL 2018 and IWPT 2021 shared tasks (Tokens,
 //! Sentences, Words, UPOS, XPOS, UFeats, AllTags, Lemmas, UAS, LAS, CLAS, MLAS, BLEX, ELAS,
 //! EULAS) computed as `iwpt21_xud_eval.py` does, on any tokenization and sentence segmentation
-//! (see `align.rs`), an optional per-phenomenon breakdown (see `docs/phenomena.md`) and the
-//! GramEval 2020 score, bootstrap intervals and paired tests (`bootstrap.rs`), and macro
-//! averages over pairs of files. What it reports, and how that prints as text or JSON, is in
+//! (see `align.rs`), an optional per-phenomenon breakdown (see `docs/phenomena.md`), bootstrap
+//! intervals and paired tests (`bootstrap.rs`), and macro averages over pairs of files. The
+//! GramEval 2020 score is another scorer's, reproduced as it was: line by line, on its own
+//! reader, without alignment or tree checks (`grameval.rs`). What it reports, and how that prints as text or JSON, is in
 //! `report.rs`.
 //!
 //! Eval is a pure scorer: it reads two annotated files and runs no rules. Naming the rule behind
@@ -46,7 +47,8 @@ use std::path::{Path, PathBuf};
 pub struct EvalOptions {
     /// Also break enhanced edges down by phenomenon.
     pub phenomena: bool,
-    /// Also compute the GramEval 2020 score.
+    /// Score as GramEval 2020's official script does instead (by position, see `grameval.rs`):
+    /// the report then holds [`Report::gram_eval`] only.
     pub gram_eval: bool,
     /// Keep the counts of every unit (sentence or group of sentences), which `eudify eval
     /// --bootstrap` resamples; memory grows with the files.
@@ -87,6 +89,15 @@ pub enum EvalError {
 }
 
 impl EvalError {
+    /// The name of the file at fault, as messages give it.
+    pub fn file(&self) -> &str {
+        match self {
+            EvalError::Io { file, .. }
+            | EvalError::Parse { file, .. }
+            | EvalError::Mismatch { file, .. } => file,
+        }
+    }
+
     /// Whether the files are at fault (a sentence that does not read, texts that differ, corrupt
     /// gzip) rather than the system (a file that cannot be read).
     pub fn is_invalid_input(&self) -> bool {
@@ -105,8 +116,11 @@ pub fn evaluate_files(gold: &Path, system: &Path, opts: &EvalOptions) -> Result<
     evaluate_readers(&gold_name, gold_reader, &system_name, system_reader, opts)
 }
 
-/// Scores every (gold, system) pair, in order, stopping at the first that cannot be
-/// evaluated; with `bootstrap`, each pair's F1 intervals too (`options` must keep units).
+/// Scores every (gold, system) pair, in order; with `bootstrap`, each pair's F1 intervals too
+/// (`options` must keep units). As in the CoNLL 2017 and IWPT 2021 shared tasks, a system file
+/// that cannot be evaluated (missing, unreadable, invalid, another text) scores 0 for its pair,
+/// its reason kept in [`PairReport::error`], and the average goes on; a gold file that cannot be
+/// read stops everything (there is nothing to score against).
 pub fn evaluate_pairs(
     pairs: &[(PathBuf, PathBuf)],
     options: &EvalOptions,
@@ -114,19 +128,22 @@ pub fn evaluate_pairs(
 ) -> Result<MacroReport, EvalError> {
     let mut reports = Vec::with_capacity(pairs.len());
     for (gold, system) in pairs {
-        reports.push(evaluate_files(gold, system, options)?);
-    }
-    let pairs = pairs
-        .iter()
-        .zip(reports)
-        .map(|((gold, system), report)| PairReport {
+        let pair = |report: Report, error: Option<String>| PairReport {
             gold: gold.display().to_string(),
             system: system.display().to_string(),
-            intervals: bootstrap.map(|resampling| confidence_intervals(&report, resampling)),
+            intervals: bootstrap
+                .filter(|_| error.is_none())
+                .map(|resampling| confidence_intervals(&report, resampling)),
             report,
-        })
-        .collect();
-    Ok(MacroReport { pairs })
+            error,
+        };
+        reports.push(match evaluate_files(gold, system, options) {
+            Ok(report) => pair(report, None),
+            Err(error) if error.file() == input::display_name(gold) => return Err(error),
+            Err(error) => pair(Report::zero(options), Some(error.to_string())),
+        });
+    }
+    Ok(MacroReport { pairs: reports })
 }
 
 /// `path` opened for scoring (`-` is stdin; gzip recognised), with the name messages give it.
@@ -146,6 +163,10 @@ pub fn evaluate_readers(
     system: impl BufRead,
     opts: &EvalOptions,
 ) -> Result<Report, EvalError> {
+    if opts.gram_eval {
+        let gram_eval = grameval::gram_eval_readers(gold_name, gold, system_name, system)?;
+        return Ok(Report::of_gram_eval(gram_eval));
+    }
     evaluate_chunks(gold_name, gold, system_name, system, opts, &mut |_| {})
 }
 
@@ -163,9 +184,6 @@ pub(crate) fn evaluate_chunks<G: BufRead, S: BufRead>(
     let mut report = Report::default();
     if opts.phenomena {
         report.phenomena = Some(PhenomenonScores::default());
-    }
-    if opts.gram_eval {
-        report.gram_eval = Some(GramEval::default());
     }
     report.keep_units = opts.keep_units;
     let mut aligner = Aligner::default();
@@ -232,9 +250,6 @@ fn finish_chunk<G, S>(report: &mut Report, chunk: &AlignedChunk<G, S>) {
     // Gold sentences before this chunk.
     let first_sentence = gold.total_sentences - gold.chunk_sentences() as u64;
     report.add(first_sentence, &align::score_chunk(gold, system));
-    if let Some(gram_eval) = &mut report.gram_eval {
-        gram_eval.add(&align::grameval_chunk(gold, system));
-    }
     if let Some(phenomena) = &mut report.phenomena {
         phenomena_of_chunk(phenomena, chunk);
     }

@@ -278,18 +278,20 @@ impl PhenomenonScores {
     }
 }
 
-/// The GramEval 2020 sums over gold words (`grameval.rs` says how a word scores).
+/// The GramEval 2020 sums over gold token lines (`grameval.rs` says how a line scores).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GramEval {
-    /// Gold words.
+    /// Gold sentences.
+    pub sentences: u64,
+    /// Gold token lines: words, multiword tokens and empty nodes, as the official script counts.
     pub words: u64,
-    /// Words with the right UPOS.
+    /// Lines with the right UPOS.
     pub upos: u64,
-    /// Words with the right lemma.
+    /// Lines with the right lemma.
     pub lemmas: u64,
-    /// Words with the right head and relation.
+    /// Lines with the right head and relation.
     pub las: u64,
-    /// Sum of the per-word feature shares.
+    /// Sum of the per-line feature shares.
     pub feats: f64,
 }
 
@@ -315,15 +317,6 @@ impl GramEval {
     /// The overall quality: the mean of the four accuracies.
     pub fn quality(&self) -> f64 {
         self.accuracies().iter().sum::<f64>() / 4.0
-    }
-
-    /// Adds the sums of `other`.
-    pub fn add(&mut self, other: &GramEval) {
-        self.words += other.words;
-        self.upos += other.upos;
-        self.lemmas += other.lemmas;
-        self.las += other.las;
-        self.feats += other.feats;
     }
 }
 
@@ -352,7 +345,8 @@ pub struct Report {
     pub las: Score,
     /// Present when [`super::EvalOptions::phenomena`] was set.
     pub phenomena: Option<PhenomenonScores>,
-    /// Present when [`super::EvalOptions::gram_eval`] was set.
+    /// Present when [`super::EvalOptions::gram_eval`] was set: the report then holds these
+    /// figures only (the IWPT metrics are not computed, and render as nothing).
     pub gram_eval: Option<GramEval>,
     /// Per-unit counts, kept when [`super::EvalOptions::keep_units`] was set.
     units: Vec<Unit>,
@@ -360,6 +354,26 @@ pub struct Report {
 }
 
 impl Report {
+    /// A report of GramEval's figures only.
+    pub(crate) fn of_gram_eval(gram_eval: GramEval) -> Report {
+        Report {
+            sentences: gram_eval.sentences,
+            words: gram_eval.words,
+            gram_eval: Some(gram_eval),
+            ..Report::default()
+        }
+    }
+
+    /// The report of a system file that could not be evaluated: every figure 0, with what
+    /// `options` asked for present (and 0).
+    pub(crate) fn zero(options: &super::EvalOptions) -> Report {
+        Report {
+            phenomena: options.phenomena.then(PhenomenonScores::default),
+            gram_eval: options.gram_eval.then(GramEval::default),
+            ..Report::default()
+        }
+    }
+
     /// The score of one metric.
     pub fn score(&self, metric: Metric) -> Score {
         self.scores[metric.index()]
@@ -461,6 +475,8 @@ pub struct PairReport {
     pub report: Report,
     /// The F1 intervals, when asked for.
     pub intervals: Option<Intervals>,
+    /// Why the system file could not be evaluated (the pair then scores 0).
+    pub error: Option<String>,
 }
 
 /// Several (gold, system) pairs scored, and their macro average: the mean over pairs of every
@@ -519,11 +535,15 @@ impl MacroReport {
 #[derive(Serialize)]
 struct MetricJson {
     aligned_acc: Option<f64>,
+    /// The counts the text table shows: correct items, gold items, system items.
+    correct: u64,
     f1: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     f1_ci: Option<(f64, f64)>,
+    gold: u64,
     p: f64,
     r: f64,
+    system: u64,
 }
 
 /// GramEval's accuracies and quality, in percent.
@@ -537,6 +557,11 @@ struct GramEvalJson {
     lemmas: f64,
     #[serde(rename = "Quality")]
     quality: f64,
+    /// Gold sentences and token lines, the counts the text shows.
+    #[serde(rename = "Sentences")]
+    sentences: u64,
+    #[serde(rename = "Tokens")]
+    tokens: u64,
     #[serde(rename = "UPOS")]
     upos: f64,
 }
@@ -593,6 +618,9 @@ struct ReportJson<'a> {
     figures: BTreeMap<&'static str, Figures>,
     #[serde(skip_serializing_if = "Option::is_none")]
     compare: Option<ComparisonJson>,
+    /// Why a pair's system file scored 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     gold: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -603,7 +631,13 @@ struct ReportJson<'a> {
 
 impl<'a> ReportJson<'a> {
     fn new(report: &Report, intervals: Option<&Intervals>) -> ReportJson<'a> {
-        let mut figures: BTreeMap<&'static str, Figures> = Metric::ALL
+        // A GramEval report has GramEval's figures only.
+        let metrics = if report.gram_eval.is_some() {
+            &[][..]
+        } else {
+            &Metric::ALL[..]
+        };
+        let mut figures: BTreeMap<&'static str, Figures> = metrics
             .iter()
             .map(|&metric| {
                 let score = report.score(metric);
@@ -611,10 +645,13 @@ impl<'a> ReportJson<'a> {
                     aligned_acc: metric
                         .has_aligned_accuracy()
                         .then(|| score.aligned_accuracy()),
+                    correct: score.correct,
                     f1: score.f1(),
                     f1_ci: intervals.map(|i| i.f1[metric.index()]),
+                    gold: score.gold,
                     p: score.precision(),
                     r: score.recall(),
+                    system: score.system,
                 };
                 (metric.name(), Figures::Metric(figures))
             })
@@ -629,6 +666,8 @@ impl<'a> ReportJson<'a> {
                     las,
                     lemmas,
                     quality,
+                    sentences: gram_eval.sentences,
+                    tokens: gram_eval.words,
                     upos,
                 }),
             );
@@ -652,6 +691,7 @@ impl<'a> ReportJson<'a> {
         ReportJson {
             figures,
             compare: None,
+            error: None,
             gold: None,
             phenomena,
             system: None,
@@ -699,6 +739,7 @@ impl Serialize for Evaluation {
 impl Serialize for PairReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut json = ReportJson::new(&self.report, self.intervals.as_ref());
+        json.error = self.error.as_deref();
         json.gold = Some(&self.gold);
         json.system = Some(&self.system);
         json.serialize(serializer)
@@ -716,8 +757,10 @@ struct MacroJson<'a> {
 /// `{"pairs": [every pair's report], "macro": {metric: mean figures, "GramEval": {"Quality"}}}`.
 impl Serialize for MacroReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let gram_eval = self.mean_gram_eval_quality().is_some();
         let mut mean: BTreeMap<&'static str, Figures> = Metric::ALL
             .iter()
+            .filter(|_| !gram_eval)
             .zip(self.mean_scores())
             .map(|(metric, figures)| (metric.name(), Figures::MeanMetric(figures)))
             .collect();
@@ -739,6 +782,9 @@ impl Serialize for MacroReport {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(gram_eval) = &self.gram_eval {
+            return write!(f, "{gram_eval}");
+        }
         writeln!(
             f,
             "{}, {}",
@@ -750,49 +796,61 @@ impl fmt::Display for Report {
             "{:<24} {:>7} {:>7} {:>7} {:>10} {:>8} {:>8} {:>8}",
             "Metric", "P", "R", "F1", "AlignedAcc", "Gold", "System", "Correct"
         )?;
-        let row = |f: &mut fmt::Formatter<'_>, name: &str, s: &Score, accuracy: bool| {
-            let acc = if accuracy {
-                format!("{:.2}", s.aligned_accuracy())
-            } else {
-                String::new()
-            };
-            writeln!(
-                f,
-                "{:<24} {:>7.2} {:>7.2} {:>7.2} {:>10} {:>8} {:>8} {:>8}",
-                name,
-                s.precision(),
-                s.recall(),
-                s.f1(),
-                acc,
-                s.gold,
-                s.system,
-                s.correct
-            )
-        };
         for metric in Metric::ALL {
-            row(
+            score_row(
                 f,
                 metric.name(),
                 &self.score(metric),
                 metric.has_aligned_accuracy(),
             )?;
         }
+        writeln!(
+            f,
+            "(ELAS and EULAS AlignedAcc: correct edges per aligned word, as iwpt21_xud_eval.py counts them; over 100 when words have several edges)"
+        )?;
         if let Some(phenomena) = &self.phenomena {
-            writeln!(f, "Phenomena (see docs/phenomena.md):")?;
-            for (class, score) in phenomena.iter() {
-                if class == Phenomenon::FIRST_MISSING {
-                    writeln!(f, "Basic edges missing from the enhanced graph:")?;
-                }
-                row(
-                    f,
-                    &format!("  {} {}", class.code(), class.name()),
-                    score,
-                    false,
-                )?;
-            }
+            write!(f, "{phenomena}")?;
         }
-        if let Some(gram_eval) = &self.gram_eval {
-            write!(f, "{gram_eval}")?;
+        Ok(())
+    }
+}
+
+/// One line of the text table: P, R, F1, the aligned accuracy (when the metric has one) and
+/// the counts.
+fn score_row(f: &mut fmt::Formatter<'_>, name: &str, s: &Score, accuracy: bool) -> fmt::Result {
+    let acc = if accuracy {
+        format!("{:.2}", s.aligned_accuracy())
+    } else {
+        String::new()
+    };
+    writeln!(
+        f,
+        "{:<24} {:>7.2} {:>7.2} {:>7.2} {:>10} {:>8} {:>8} {:>8}",
+        name,
+        s.precision(),
+        s.recall(),
+        s.f1(),
+        acc,
+        s.gold,
+        s.system,
+        s.correct
+    )
+}
+
+/// The phenomenon rows of the text table.
+impl fmt::Display for PhenomenonScores {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Phenomena (see docs/phenomena.md):")?;
+        for (class, score) in self.iter() {
+            if class == Phenomenon::FIRST_MISSING {
+                writeln!(f, "Basic edges missing from the enhanced graph:")?;
+            }
+            score_row(
+                f,
+                &format!("  {} {}", class.code(), class.name()),
+                score,
+                false,
+            )?;
         }
         Ok(())
     }
@@ -803,7 +861,8 @@ impl fmt::Display for GramEval {
         let [upos, feats, lemmas, las] = self.accuracies();
         writeln!(
             f,
-            "GramEval 2020 (accuracy over {} gold words):",
+            "GramEval 2020, as its official script scores ({}; accuracy over {} gold token lines: words, multiword tokens, empty nodes):",
+            crate::text::count(self.sentences, "sentence"),
             crate::text::thousands(self.words)
         )?;
         for (name, value) in [
@@ -879,13 +938,12 @@ impl fmt::Display for Evaluation {
 /// One line of F1s per pair (named by its system file), then the macro average; tab-separated.
 impl fmt::Display for MacroReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let quality = self.mean_gram_eval_quality();
+        if self.mean_gram_eval_quality().is_some() {
+            return self.fmt_gram_eval(f);
+        }
         write!(f, "F1 per pair")?;
         for metric in Metric::ALL {
             write!(f, "\t{}", metric.name())?;
-        }
-        if quality.is_some() {
-            write!(f, "\tGramEval")?;
         }
         writeln!(f)?;
         for pair in &self.pairs {
@@ -893,17 +951,52 @@ impl fmt::Display for MacroReport {
             for metric in Metric::ALL {
                 write!(f, "\t{:.2}", pair.report.score(metric).f1())?;
             }
-            if let Some(g) = &pair.report.gram_eval {
-                write!(f, "\t{:.2}", g.quality())?;
-            }
             writeln!(f)?;
         }
         write!(f, "Macro average ({} pairs)", self.pairs.len())?;
         for mean in self.mean_scores() {
             write!(f, "\t{:.2}", mean.f1)?;
         }
-        if let Some(quality) = quality {
-            write!(f, "\t{quality:.2}")?;
+        writeln!(f)?;
+        // What was asked for besides the F1s, pair by pair.
+        for pair in &self.pairs {
+            if pair.intervals.is_none() && pair.report.phenomena.is_none() {
+                continue;
+            }
+            writeln!(f, "\n{}:", pair.system)?;
+            if let Some(intervals) = &pair.intervals {
+                write!(f, "{intervals}")?;
+            }
+            if let Some(phenomena) = &pair.report.phenomena {
+                write!(f, "{phenomena}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl MacroReport {
+    /// The table of GramEval pairs: the four accuracies and the quality of each, and their means
+    /// (the final scorer's `overall_quality` is the mean quality).
+    fn fmt_gram_eval(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "GramEval per pair\tUPOS\tFeats\tLemmas\tLAS\tQuality")?;
+        let figures = |g: Option<&GramEval>| {
+            let g = g.cloned().unwrap_or_default();
+            let [upos, feats, lemmas, las] = g.accuracies();
+            [upos, feats, lemmas, las, g.quality()]
+        };
+        let mut sums = [0.0; 5];
+        for pair in &self.pairs {
+            write!(f, "{}", pair.system)?;
+            for (sum, value) in sums.iter_mut().zip(figures(pair.report.gram_eval.as_ref())) {
+                *sum += value;
+                write!(f, "\t{value:.2}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "Macro average ({} pairs)", self.pairs.len())?;
+        for sum in sums {
+            write!(f, "\t{:.2}", sum / self.pairs.len().max(1) as f64)?;
         }
         writeln!(f)
     }
@@ -960,7 +1053,7 @@ mod tests {
             seed: 1,
         };
         let evaluation = Evaluation {
-            report: report(7, true),
+            report: report(7, false),
             intervals: Some(Intervals {
                 resampling,
                 f1: [(1.0, 2.0); Metric::COUNT],
@@ -981,15 +1074,21 @@ mod tests {
         let json = serde_json::to_string_pretty(&evaluation).unwrap();
         assert!(
             json.contains("\"f1_ci\"")
-                && json.contains("\"GramEval\"")
+                && json.contains("\"correct\"")
                 && json.contains("\"phenomena\"")
         );
+        let gram_eval = report(7, true);
+        assert!(keys_sorted(&gram_eval));
+        assert!(serde_json::to_string(&gram_eval)
+            .unwrap()
+            .contains("\"GramEval\""));
         let pairs = (0..2)
             .map(|i| PairReport {
                 gold: format!("g{i}"),
                 system: format!("s{i}"),
                 report: report(5 + i, true),
                 intervals: None,
+                error: (i == 1).then(|| "s1:1: broken".to_string()),
             })
             .collect();
         assert!(keys_sorted(&MacroReport { pairs }));
@@ -1002,17 +1101,28 @@ mod tests {
             system: format!("s{correct}"),
             report: report(correct, gram_eval),
             intervals: None,
+            error: None,
         };
+        let iwpt = MacroReport {
+            pairs: vec![pair(5, false), pair(7, false)],
+        };
+        let means = iwpt.mean_scores();
+        assert_eq!(means[Metric::Elas.index()].f1, 60.0);
+        assert_eq!(means[Metric::Tokens.index()].aligned_acc, None);
+        let table = iwpt.to_string();
+        // The F1s, then what each pair has besides (here its phenomena).
+        assert!(table.contains("\ns5:\nPhenomena"), "{table}");
+        assert!(table.contains("Macro average (2 pairs)\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\n"), "{table}");
         let both = MacroReport {
             pairs: vec![pair(5, true), pair(7, true)],
         };
-        let means = both.mean_scores();
-        assert_eq!(means[Metric::Elas.index()].f1, 60.0);
-        assert_eq!(means[Metric::Tokens.index()].aligned_acc, None);
         // Quality: the mean of UPOS (50%, 70%) and three accuracies of 0, over 4.
         assert_eq!(both.mean_gram_eval_quality(), Some(15.0));
         let table = both.to_string();
-        assert!(table.ends_with("Macro average (2 pairs)\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t60.00\t15.00\n"), "{table}");
+        assert!(
+            table.ends_with("Macro average (2 pairs)\t60.00\t0.00\t0.00\t0.00\t15.00\n"),
+            "{table}"
+        );
         // GramEval is averaged only when every pair has it.
         let one = MacroReport {
             pairs: vec![pair(5, true), pair(7, false)],

@@ -30,56 +30,11 @@ pub struct Parsed {
 
 /// Parses file `file` of `sources`.
 pub fn parse_file(sources: &SourceMap, file: FileId) -> Parsed {
-    let (file, errors) = parse_as(sources, file, R::file, |builder, root, path| {
-        builder.file(root, path)
-    });
-    Parsed { file, errors }
-}
-
-/// Parses file `file` of `sources` as a search pattern (a `match` block and `without` blocks,
-/// as `eudify grep` takes them): a rule named `query` with no actions, or the errors.
-pub fn parse_query(sources: &SourceMap, file: FileId) -> (Option<Rule>, Vec<Diagnostic>) {
-    parse_as(sources, file, R::query, |builder, root, _| {
-        let phase = Name {
-            text: "query".to_string(),
-            span: builder.span(&root),
-        };
-        let mut rule = Rule {
-            name: phase.clone(),
-            file: builder.file,
-            span: phase.span,
-            phase,
-            guard: None,
-            phase_guard: None,
-            pattern: Pattern::default(),
-            withouts: Vec::new(),
-            actions: Vec::new(),
-            examples: Vec::new(),
-        };
-        for part in args(root) {
-            match part.as_rule() {
-                R::match_block => rule.pattern = builder.pattern(part),
-                R::without_block => rule.withouts.push(builder.pattern(part)),
-                _ => {}
-            }
-        }
-        rule
-    })
-}
-
-/// Parses file `file` of `sources` from grammar rule `start` and builds its tree with `build`;
-/// a syntax error (or absurd nesting) gives no tree.
-fn parse_as<T>(
-    sources: &SourceMap,
-    file: FileId,
-    start: R,
-    build: impl FnOnce(&mut Builder<'_>, Pair<'_, R>, &str) -> T,
-) -> (Option<T>, Vec<Diagnostic>) {
     let Some(source) = sources.get(file) else {
-        return (
-            None,
-            vec![Diagnostic::file_error("", "no such source file")],
-        );
+        return Parsed {
+            file: None,
+            errors: vec![Diagnostic::file_error("", "no such source file")],
+        };
     };
     let text = &source.text;
     // pest descends once per level: refuse absurd nesting before it overflows the stack.
@@ -87,34 +42,151 @@ fn parse_as<T>(
         let message = format!(
             "nesting deeper than {MAX_NESTING} levels (parentheses and `not`): simplify the condition or pattern"
         );
-        return (
-            None,
-            vec![Diagnostic::error(sources.span(file, start, end), message)],
-        );
+        return Parsed {
+            file: None,
+            errors: vec![Diagnostic::error(sources.span(file, start, end), message)],
+        };
     }
-    match RuleParser::parse(start, text) {
+    let mut builder = Builder {
+        sources,
+        file,
+        offset: 0,
+        errors: Vec::new(),
+    };
+    let mut out = RuleFile {
+        file,
+        path: source.path.clone(),
+        phases: Vec::new(),
+        rules: Vec::new(),
+    };
+    // One top-level item (`phase` line or rule) at a time: pest keeps a token for every
+    // grammar rule it matched until its pairs are dropped, so parsing the whole file at once
+    // held ~20 bytes of tokens per byte of source (a 5 MB file: 95 MB before the AST was built).
+    let (mut at, mut previous) = (skip_blank(text, 0), 0);
+    while at < text.len() {
+        let item = &text[at..];
+        let kind = if starts_keyword(item, "phase") {
+            R::phase_decl
+        } else {
+            R::rule
+        };
+        let Ok(mut pairs) = RuleParser::parse(kind, item) else {
+            return Parsed {
+                file: None,
+                errors: vec![syntax_error(sources, file, text, previous)],
+            };
+        };
+        let pair = pairs.next().expect("a parsed item is one pair");
+        let end = at + pair.as_span().end();
+        builder.offset = at;
+        builder.item(pair, &mut out);
+        (previous, at) = (at, skip_blank(text, end));
+    }
+    Parsed {
+        file: Some(out),
+        errors: builder.errors,
+    }
+}
+
+/// Parses file `file` of `sources` as a search pattern (a `match` block and `without` blocks,
+/// as `eudify grep` takes them): a rule named `query` with no actions, or the errors. A pattern
+/// is small: it is parsed whole.
+pub fn parse_query(sources: &SourceMap, file: FileId) -> (Option<Rule>, Vec<Diagnostic>) {
+    let Some(source) = sources.get(file) else {
+        return (None, vec![Diagnostic::file_error("", "no such source file")]);
+    };
+    let text = &source.text;
+    if let Some((start, end)) = too_deep(text) {
+        let message = format!(
+            "nesting deeper than {MAX_NESTING} levels (parentheses and `not`): simplify the pattern"
+        );
+        return (None, vec![Diagnostic::error(sources.span(file, start, end), message)]);
+    }
+    let root = match RuleParser::parse(R::query, text) {
+        Ok(mut pairs) => pairs.next().expect("the query rule always produces a pair"),
         Err(error) => {
             let (start, end) = match error.location {
                 InputLocation::Pos(p) => (p, p),
                 InputLocation::Span((s, e)) => (s, e),
             };
             let message = format!("syntax error: {}", syntax_message(&error.variant));
-            (
-                None,
-                vec![Diagnostic::error(sources.span(file, start, end), message)],
-            )
+            return (None, vec![Diagnostic::error(sources.span(file, start, end), message)]);
         }
-        Ok(mut pairs) => {
-            let mut builder = Builder {
-                sources,
-                file,
-                errors: Vec::new(),
-            };
-            let root = pairs.next().expect("the start rule always produces a pair");
-            let tree = build(&mut builder, root, &source.path);
-            (Some(tree), builder.errors)
+    };
+    let mut builder = Builder {
+        sources,
+        file,
+        offset: 0,
+        errors: Vec::new(),
+    };
+    let name = Name {
+        text: "query".to_string(),
+        span: builder.span(&root),
+    };
+    let mut rule = Rule {
+        name: name.clone(),
+        file,
+        span: name.span,
+        phase: name,
+        guard: None,
+        phase_guard: None,
+        pattern: Pattern::default(),
+        withouts: Vec::new(),
+        actions: Vec::new(),
+        examples: Vec::new(),
+    };
+    for part in args(root) {
+        match part.as_rule() {
+            R::match_block => rule.pattern = builder.pattern(part),
+            R::without_block => rule.withouts.push(builder.pattern(part)),
+            _ => {}
         }
     }
+    (Some(rule), builder.errors)
+}
+
+/// The syntax error of a file whose items parse up to `from` (the start of the last item that
+/// parsed, or 0): the whole grammar run again from there, so that the message and position are
+/// those of a parse of the whole file (what pest expected at the furthest point it reached).
+fn syntax_error(sources: &SourceMap, file: FileId, text: &str, from: usize) -> Diagnostic {
+    let error = match RuleParser::parse(R::file, &text[from..]) {
+        Err(error) => error,
+        // Not reached: an item that does not parse alone does not parse in the file either.
+        Ok(_) => {
+            return Diagnostic::error(sources.span(file, from, from), "syntax error".to_string())
+        }
+    };
+    let (start, end) = match error.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    let message = format!("syntax error: {}", syntax_message(&error.variant));
+    Diagnostic::error(sources.span(file, from + start, from + end), message)
+}
+
+/// The offset of the first byte from `at` that the grammar's WHITESPACE and COMMENT do not skip.
+fn skip_blank(text: &str, mut at: usize) -> usize {
+    let bytes = text.as_bytes();
+    while at < bytes.len() {
+        match bytes[at] {
+            b' ' | b'\t' | b'\n' | b'\r' => at += 1,
+            b'#' => {
+                at += memchr::memchr2(b'\n', b'\r', &bytes[at..]).unwrap_or(bytes.len() - at);
+            }
+            _ => break,
+        }
+    }
+    at
+}
+
+/// Whether `text` starts with the keyword `word` (not a longer identifier).
+fn starts_keyword(text: &str, word: &str) -> bool {
+    text.strip_prefix(word).is_some_and(|rest| {
+        !rest
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// The deepest nesting of parentheses and `not` a rule file may have. Real rules use a few
@@ -455,13 +527,17 @@ fn unescape(text: &str) -> String {
 struct Builder<'s> {
     sources: &'s SourceMap,
     file: FileId,
+    /// Where the item being built starts in the file: pest's positions are from there.
+    offset: usize,
     errors: Vec<Diagnostic>,
 }
 
 impl<'s> Builder<'s> {
     fn span(&self, pair: &Pair<'_, R>) -> Span {
         let s = pair.as_span();
-        self.sources.span(self.file, s.start(), s.end())
+        let offset = self.offset;
+        self.sources
+            .span(self.file, offset + s.start(), offset + s.end())
     }
 
     fn name(&self, pair: &Pair<'_, R>) -> Name {
@@ -475,42 +551,34 @@ impl<'s> Builder<'s> {
         self.errors.push(Diagnostic::error(span, message));
     }
 
-    fn file(&mut self, root: Pair<'_, R>, path: &str) -> RuleFile {
-        let mut out = RuleFile {
-            file: self.file,
-            path: path.to_string(),
-            phases: Vec::new(),
-            rules: Vec::new(),
-        };
-        for item in root.into_inner() {
-            match item.as_rule() {
-                R::phase_decl => {
-                    let mut parts = args(item);
-                    let name = self.name(&parts.next().expect("phase name"));
-                    let guard = parts
-                        .find(|p| p.as_rule() == R::guard)
-                        .map(|g| self.guard(g));
-                    out.phases.push(PhaseLine { name, guard });
-                }
-                R::rule => {
-                    // Before any `phase` line the phase is empty; the checker reports it.
-                    let (phase, phase_guard) = match out.phases.last() {
-                        Some(line) => (line.name.clone(), line.guard.clone()),
-                        None => (
-                            Name {
-                                text: String::new(),
-                                span: self.span(&item),
-                            },
-                            None,
-                        ),
-                    };
-                    let rule = self.rule(item, phase, phase_guard);
-                    out.rules.push(rule);
-                }
-                _ => {}
+    /// Adds a top-level item (a `phase` line or a rule) to `out`.
+    fn item(&mut self, item: Pair<'_, R>, out: &mut RuleFile) {
+        match item.as_rule() {
+            R::phase_decl => {
+                let mut parts = args(item);
+                let name = self.name(&parts.next().expect("phase name"));
+                let guard = parts
+                    .find(|p| p.as_rule() == R::guard)
+                    .map(|g| self.guard(g));
+                out.phases.push(PhaseLine { name, guard });
             }
+            R::rule => {
+                // Before any `phase` line the phase is empty; the checker reports it.
+                let (phase, phase_guard) = match out.phases.last() {
+                    Some(line) => (line.name.clone(), line.guard.clone()),
+                    None => (
+                        Name {
+                            text: String::new(),
+                            span: self.span(&item),
+                        },
+                        None,
+                    ),
+                };
+                let rule = self.rule(item, phase, phase_guard);
+                out.rules.push(rule);
+            }
+            _ => {}
         }
-        out
     }
 
     fn rule(&mut self, pair: Pair<'_, R>, phase: Name, phase_guard: Option<Guard>) -> Rule {
@@ -1300,7 +1368,9 @@ impl<'s> Builder<'s> {
                         if text.is_empty() || text.starts_with('#') {
                             continue;
                         }
-                        let start = line.as_span().start() + (raw.len() - raw.trim_start().len());
+                        let start = self.offset
+                            + line.as_span().start()
+                            + (raw.len() - raw.trim_start().len());
                         let line_span = self.sources.span(self.file, start, start + text.len());
                         let mut words = text.split_whitespace();
                         let id = words.next().unwrap_or_default().to_string();

@@ -24,6 +24,15 @@ mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
 }
 
+/// Why [`RuleSource::read_at_most`] gave no text.
+#[derive(Debug)]
+pub enum TooLarge {
+    /// The file holds more than the limit.
+    Over,
+    /// It could not be read (the message names it).
+    Unreadable(String),
+}
+
 /// The files of a rule set: embedded in the binary or read from a directory.
 #[derive(Clone, Debug)]
 pub enum RuleSource {
@@ -170,6 +179,38 @@ impl RuleSource {
                         _ => format!("{}: {e}", real.display()),
                     })
             }
+        }
+    }
+
+    /// Like [`RuleSource::read`], refusing a file of more than `limit` bytes without reading
+    /// more of it than that.
+    pub fn read_at_most(&self, path: &str, limit: usize) -> Result<Cow<'static, str>, TooLarge> {
+        let too_large = |text: &str| text.len() > limit;
+        match self {
+            RuleSource::Dir { .. } if self.real_path(path).is_some() => {
+                use std::io::Read;
+                let real = self.real_path(path).expect("checked above");
+                let opened = std::fs::File::open(&real).map_err(|e| {
+                    TooLarge::Unreadable(match e.kind() {
+                        std::io::ErrorKind::NotFound => format!("{}: no such file", real.display()),
+                        _ => format!("{}: {e}", real.display()),
+                    })
+                })?;
+                let mut text = String::new();
+                opened
+                    .take(limit as u64 + 1)
+                    .read_to_string(&mut text)
+                    .map_err(|e| TooLarge::Unreadable(format!("{}: {e}", real.display())))?;
+                if too_large(&text) {
+                    return Err(TooLarge::Over);
+                }
+                Ok(Cow::Owned(text))
+            }
+            _ => match self.read(path) {
+                Ok(text) if too_large(&text) => Err(TooLarge::Over),
+                Ok(text) => Ok(text),
+                Err(message) => Err(TooLarge::Unreadable(message)),
+            },
         }
     }
 

@@ -1202,3 +1202,51 @@ fn markers_are_spelt_as_the_profile_says() {
     assert_eq!(en[5], "1:nmod:because_of");
     assert_eq!(enhance("it", english)[2], "1:nmod:include");
 }
+
+#[test]
+fn rule_text_over_the_limit_is_refused_before_it_is_read_whole() {
+    use crate::rules::load::MAX_RULE_BYTES;
+    // Comments only: what is refused is the size, before any parsing.
+    let big = "# filler\n".repeat(MAX_RULE_BYTES / 9 + 1);
+    let tree = folder("too_large", &big, &[]);
+    let rendered = check_errors(&tree);
+    assert!(
+        rendered
+            .contains("a.rules: error: rule files loaded together are limited to 4194304 bytes"),
+        "{rendered}"
+    );
+    // Just under the limit loads.
+    let under = "# filler\n".repeat(MAX_RULE_BYTES / 9 - 1);
+    let tree = folder("under_limit", &under, &[]);
+    assert!(load_ruleset(&tree.source(), "xx").is_ok());
+}
+
+#[test]
+fn a_syntax_error_after_other_rules_points_where_it_is() {
+    // Rules are parsed one at a time; positions and messages are those of the whole file.
+    let rule = |name: &str| {
+        format!("rule {name} {{\n  match {{ H -[obl]-> N; }}\n  do {{ add H =[obl]=> N; }}\n}}\n")
+    };
+    let text = format!(
+        "phase one\n{}# comment\n\n{}rule c {{\n  match {{ H -[obl]-> N; }}\n  do {{ bogus }}\n}}\n",
+        rule("a"),
+        rule("b")
+    );
+    let lexicon = embedded_lexicon();
+    let error = check_text("third.rules", &text, &lexicon).expect_err("syntax error");
+    let rendered = error.render();
+    assert!(
+        rendered.starts_with("third.rules:14:8: error: syntax error: expected an action"),
+        "{rendered}"
+    );
+    let junk = format!("phase one\n{}junk\n", rule("a"));
+    let rendered = check_text("junk.rules", &junk, &lexicon)
+        .expect_err("junk")
+        .render();
+    assert!(
+        rendered.starts_with(
+            "junk.rules:6:1: error: syntax error: expected end of file, `phase` or `rule`"
+        ),
+        "{rendered}"
+    );
+}
