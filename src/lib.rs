@@ -50,7 +50,8 @@ pub mod validate;
 pub use api::{
     check_rules, export_rules, files, profiles, test_examples, worker_threads, EdgeChange,
     EnhancedEdge, Enhancer, ExampleFailure, ExampleReport, Explanation, OnError, Profile,
-    RuleApplication, RuleRef, RunOptions, Runner, Summary, READER_NAME, STRING_NAME,
+    Report, RuleApplication, RuleRef, RunOptions, Runaway, Runner, Summary, READER_NAME,
+    STRING_NAME,
 };
 pub use by_rule::ByRule;
 pub use error::{is_invalid_data, Error};
