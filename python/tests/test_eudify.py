@@ -86,7 +86,10 @@ def test_enhance_file_with_any_thread_count_equals_the_cli(cs, spacy_file, tmp_p
         summary = cs.enhance_file(spacy_file, dst, threads=threads)
         assert summary["sentences"] == 300
         assert summary["words"] > 300
-        assert "ROOT" in summary["repairs"]
+        # The CLI's report: spaCy's root label `ROOT`, repaired in every sentence.
+        assert summary["repairs"] == {"ROOT → root": 300}
+        assert summary["runaways"] == []
+        assert summary["summary"] == "eudify: 300 sentences; 300 labels repaired (ROOT → root)"
         outputs.append(dst.read_text(encoding="utf-8"))
     assert outputs == [expected] * 3
 
@@ -107,9 +110,18 @@ def test_input_error_has_file_and_line(cs, tmp_path):
     assert isinstance(caught.value, ValueError)
 
 
-def test_a_missing_file_is_an_os_error(cs, tmp_path):
-    with pytest.raises(FileNotFoundError):
-        cs.enhance_file(tmp_path / "missing.conllu", tmp_path / "out.conllu")
+def test_a_missing_file_is_an_os_error_that_reads_as_python_s_own(cs, tmp_path):
+    missing = tmp_path / "missing.conllu"
+    with pytest.raises(FileNotFoundError) as caught:
+        cs.enhance_file(missing, tmp_path / "out.conllu")
+    assert (caught.value.errno, caught.value.filename) == (2, str(missing))
+    assert str(caught.value) == f"[Errno 2] No such file or directory: '{missing}'"
+    with pytest.raises(IsADirectoryError) as caught:
+        cs.enhance_file(tmp_path, tmp_path / "out.conllu")
+    assert str(caught.value) == f"[Errno 21] Is a directory: '{tmp_path}'"
+    with pytest.raises(FileNotFoundError) as caught:
+        eudify.validate(missing)
+    assert str(caught.value) == f"[Errno 2] No such file or directory: '{missing}'"
 
 
 def test_profiles_resolve_as_the_cli_does():

@@ -372,7 +372,7 @@ def test_the_pipeline_saves_and_loads_with_the_component(tmp_path):
     component = loaded.get_pipe("eudify")
     assert isinstance(component, EudifyComponent)
     assert (component.lang, component.rules, component.enhancer.profile) == ("cs", str(REPO / "rules"), "cs")
-    assert loaded.config["components"]["eudify"] == {"factory": "eudify", "lang": "cs", "rules": str(REPO / "rules")}
+    assert loaded.config["components"]["eudify"] == {"factory": "eudify", "lang": "cs", "rules": str(REPO / "rules"), "strict": False}
     # The rules directory gives what the built-in rules give.
     blank = spacy.blank("cs")
     blank.add_pipe("eudify")
