@@ -58,7 +58,7 @@ from typing import Any, List, Optional, Tuple, Union
 # Absolute imports: this module lives in the package `eudify`, beside no module named `spacy`.
 from spacy.attrs import DEP, HEAD, IDX, IS_SPACE, LEMMA, MORPH, ORTH, POS, SPACY, TAG
 from spacy.language import Language
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Token
 
 import eudify
 

@@ -52,7 +52,9 @@ const CACHED_STRINGS: usize = 1 << 20;
 impl SpacyStrings {
     #[new]
     fn new() -> Self {
-        SpacyStrings { strings: Mutex::new(HashMap::new()) }
+        SpacyStrings {
+            strings: Mutex::new(HashMap::new()),
+        }
     }
 }
 
@@ -77,7 +79,14 @@ enum Column {
 const COLUMNS: usize = 10;
 
 /// The columns whose values are `StringStore` keys.
-const STRING_COLUMNS: [Column; 6] = [Column::Orth, Column::Lemma, Column::Pos, Column::Tag, Column::Morph, Column::Dep];
+const STRING_COLUMNS: [Column; 6] = [
+    Column::Orth,
+    Column::Lemma,
+    Column::Pos,
+    Column::Tag,
+    Column::Morph,
+    Column::Dep,
+];
 
 /// A `Doc` as arrays: the token table, the strings of its hashes, and the sentences.
 pub struct DocArrays<'a> {
@@ -110,14 +119,23 @@ impl<'a> DocArrays<'a> {
         let row = COLUMNS * 8;
         let tokens = table.len() / row;
         if !table.len().is_multiple_of(row) || sents.iter().any(|&(s, e)| s > e || e > tokens) {
-            return Err(pyo3::exceptions::PyValueError::new_err("eudify: the Doc's arrays do not agree with each other"));
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "eudify: the Doc's arrays do not agree with each other",
+            ));
         }
         let strings = match cache.strings.try_lock() {
             Ok(guard) => Strings::Shared(guard),
-            Err(std::sync::TryLockError::Poisoned(poisoned)) => Strings::Shared(poisoned.into_inner()),
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => {
+                Strings::Shared(poisoned.into_inner())
+            }
             Err(std::sync::TryLockError::WouldBlock) => Strings::Own(HashMap::new()),
         };
-        let mut doc = DocArrays { table, tokens, strings, sents };
+        let mut doc = DocArrays {
+            table,
+            tokens,
+            strings,
+            sents,
+        };
         if doc.strings.len() > CACHED_STRINGS {
             doc.strings.clear();
         }
@@ -145,7 +163,9 @@ impl<'a> DocArrays<'a> {
 
     /// The string of a hash column (`""` for 0, as spaCy's `StringStore`).
     fn text(&self, token: usize, column: Column) -> &str {
-        self.strings.get(&self.get(token, column)).map_or("", String::as_str)
+        self.strings
+            .get(&self.get(token, column))
+            .map_or("", String::as_str)
     }
 
     fn is_space(&self, token: usize) -> bool {
@@ -154,7 +174,10 @@ impl<'a> DocArrays<'a> {
 
     fn head(&self, token: usize) -> usize {
         let head = token as i64 + self.get(token, Column::Head) as i64;
-        usize::try_from(head).ok().filter(|&h| h < self.tokens).unwrap_or(token)
+        usize::try_from(head)
+            .ok()
+            .filter(|&h| h < self.tokens)
+            .unwrap_or(token)
     }
 
     /// The token's text and the whitespace after it (`Token.text_with_ws`).
@@ -256,7 +279,11 @@ impl<'a> DocArrays<'a> {
             text.push_str(self.text(final_word, Column::Orth));
             out.push_str(&format!("# sent_id = {sent_id}\n# text = "));
             // Each run of whitespace as one space, as Python's `" ".join(text.split())`.
-            for (i, part) in text.split(is_python_space).filter(|p| !p.is_empty()).enumerate() {
+            for (i, part) in text
+                .split(is_python_space)
+                .filter(|p| !p.is_empty())
+                .enumerate()
+            {
                 if i > 0 {
                     out.push(' ');
                 }
@@ -265,7 +292,13 @@ impl<'a> DocArrays<'a> {
             out.push('\n');
             for (k, (&token, (head, deprel))) in words.iter().zip(self.heads(&words)).enumerate() {
                 out.push_str(&(k + 1).to_string());
-                for column in [Column::Orth, Column::Lemma, Column::Pos, Column::Tag, Column::Morph] {
+                for column in [
+                    Column::Orth,
+                    Column::Lemma,
+                    Column::Pos,
+                    Column::Tag,
+                    Column::Morph,
+                ] {
                     out.push('\t');
                     push_column(&mut out, self.text(token, column));
                 }
@@ -274,24 +307,40 @@ impl<'a> DocArrays<'a> {
                 out.push('\t');
                 push_column(&mut out, deprel);
                 out.push_str("\t_\t");
-                push_misc(&mut out, &after[token], if first_word { &before } else { "" });
+                push_misc(
+                    &mut out,
+                    &after[token],
+                    if first_word { &before } else { "" },
+                );
                 out.push('\n');
                 first_word = false;
             }
             out.push('\n');
-            written.push(Written { sent_id, index, words });
+            written.push(Written {
+                sent_id,
+                index,
+                words,
+            });
         }
         (out, written)
     }
 
     /// The token's key in `Doc.user_data` for the extension `name` (spaCy's `Underscore`).
-    fn key<'py>(&self, py: Python<'py>, name: &Bound<'py, PyAny>, token: usize) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, [
-            pyo3::intern!(py, "._.").clone().into_any(),
-            name.clone(),
-            self.get(token, Column::Idx).into_pyobject(py)?.into_any(),
-            py.None().into_bound(py),
-        ])
+    fn key<'py>(
+        &self,
+        py: Python<'py>,
+        name: &Bound<'py, PyAny>,
+        token: usize,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(
+            py,
+            [
+                pyo3::intern!(py, "._.").clone().into_any(),
+                name.clone(),
+                self.get(token, Column::Idx).into_pyobject(py)?.into_any(),
+                py.None().into_bound(py),
+            ],
+        )
     }
 }
 
@@ -305,7 +354,13 @@ fn push_column(out: &mut String, text: &str) {
     if text.is_empty() {
         out.push('_');
     } else {
-        out.extend(text.chars().map(|c| if matches!(c, '\t' | '\n' | '\r') { ' ' } else { c }));
+        out.extend(text.chars().map(|c| {
+            if matches!(c, '\t' | '\n' | '\r') {
+                ' '
+            } else {
+                c
+            }
+        }));
     }
 }
 
@@ -353,12 +408,19 @@ fn head<'py>(py: Python<'py>, field: &str, sentence: &Written) -> PyResult<Bound
         return Ok(py.None().into_bound(py));
     }
     if field.contains('.') {
-        return Ok(format!("{}/{field}", sentence.sent_id).into_pyobject(py)?.into_any());
+        return Ok(format!("{}/{field}", sentence.sent_id)
+            .into_pyobject(py)?
+            .into_any());
     }
-    let word = field.parse::<usize>().ok().and_then(|k| sentence.words.get(k.wrapping_sub(1)));
+    let word = field
+        .parse::<usize>()
+        .ok()
+        .and_then(|k| sentence.words.get(k.wrapping_sub(1)));
     match word {
         Some(&token) => Ok(token.into_pyobject(py)?.into_any()),
-        None => Err(pyo3::exceptions::PyRuntimeError::new_err(format!("eudify wrote the head {field:?}, no word of its sentence"))),
+        None => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "eudify wrote the head {field:?}, no word of its sentence"
+        ))),
     }
 }
 
@@ -367,7 +429,13 @@ fn deps<'py>(py: Python<'py>, column: &str, sentence: &Written) -> PyResult<Boun
     let list = PyList::empty(py);
     for edge in column.split('|') {
         let (field, label) = edge.split_once(':').unwrap_or((edge, ""));
-        list.append(PyTuple::new(py, [head(py, field, sentence)?, label.into_pyobject(py)?.into_any()])?)?;
+        list.append(PyTuple::new(
+            py,
+            [
+                head(py, field, sentence)?,
+                label.into_pyobject(py)?.into_any(),
+            ],
+        )?)?;
     }
     Ok(list)
 }
@@ -400,14 +468,21 @@ pub fn read_enhanced<'py>(
         let current = match sentence {
             Some(s) => s,
             None => {
-                let next = sentences.next().ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("eudify returned more sentences than it was given"))?;
+                let next = sentences.next().ok_or_else(|| {
+                    pyo3::exceptions::PyRuntimeError::new_err(
+                        "eudify returned more sentences than it was given",
+                    )
+                })?;
                 sentence = Some(next);
                 next
             }
         };
         let cols: Vec<&str> = line.split('\t').collect();
         if cols.len() != 10 {
-            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!("eudify wrote a line of {} columns", cols.len())));
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "eudify wrote a line of {} columns",
+                cols.len()
+            )));
         }
         let id = cols[0];
         if let Some((major, _)) = id.split_once('.') {
@@ -415,15 +490,36 @@ pub fn read_enhanced<'py>(
             let node = PyDict::new(py);
             node.set_item("sent", current.index)?;
             node.set_item("id", id)?;
-            node.set_item("after", if k > 0 { current.words.get(k - 1).copied() } else { None })?;
-            for (name, column) in [("form", 1), ("lemma", 2), ("upos", 3), ("xpos", 4), ("feats", 5), ("misc", 9)] {
+            node.set_item(
+                "after",
+                if k > 0 {
+                    current.words.get(k - 1).copied()
+                } else {
+                    None
+                },
+            )?;
+            for (name, column) in [
+                ("form", 1),
+                ("lemma", 2),
+                ("upos", 3),
+                ("xpos", 4),
+                ("feats", 5),
+                ("misc", 9),
+            ] {
                 node.set_item(name, cols[column])?;
             }
             node.set_item("deps", deps(py, cols[8], current)?)?;
             empty.set_item(format!("{}/{id}", current.sent_id), node)?;
         } else if !id.contains('-') {
-            let token = id.parse::<usize>().ok().and_then(|k| current.words.get(k.wrapping_sub(1)).copied());
-            let token = token.ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err(format!("eudify wrote the word {id}, not in its sentence")))?;
+            let token = id
+                .parse::<usize>()
+                .ok()
+                .and_then(|k| current.words.get(k.wrapping_sub(1)).copied());
+            let token = token.ok_or_else(|| {
+                pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "eudify wrote the word {id}, not in its sentence"
+                ))
+            })?;
             values.set_item(doc.key(py, name, token)?, deps(py, cols[8], current)?)?;
         }
     }

@@ -75,8 +75,9 @@ pub struct Enhancer {
 
 impl Enhancer {
     /// The enhancer for a language code or profile name, resolved as `eudify enhance --lang`
-    /// does (`cs`, `cs_pdt`, `Czech`…; an unknown code falls back to the universal profile with
-    /// a [warning](Self::warning)). `rules` is an edited copy of the `rules/` directory to use
+    /// does (a code such as `cs`, `fr` or a profile name such as `cs_pdt`; a language name such as
+    /// `Czech` is no code: an unknown one falls back to the universal profile with a
+    /// [warning](Self::warning)). `rules` is an edited copy of the `rules/` directory to use
     /// instead of the embedded rules.
     pub fn for_profile(code: &str, rules: Option<&Path>) -> Result<Enhancer, Error> {
         let source = rules::rule_source(rules)?;
