@@ -269,6 +269,13 @@ impl Enhancer {
                 message: message.clone(),
             });
         }
+        // A notice whose sentence was not found again (input changed since) keeps what it says.
+        runaways.extend(wanted.map(|(line, message)| Runaway {
+            line: *line,
+            sent_id: None,
+            rule: None,
+            message: message.clone(),
+        }));
         Ok(runaways)
     }
 
