@@ -336,52 +336,6 @@ mod tests {
         }
     }
 
-    /// A rule that gives every enhanced edge a new empty node: the growth limit stops it.
-    const GROWING: &str = "phase grow\n\nrule grow {\n  match { A =[*]=> B; }\n  do    { E = empty copy of B after B;  add A =[dep]=> E; }\n}\n";
-
-    #[test]
-    fn the_report_names_each_runaway_with_its_line_sent_id_and_rule() {
-        let dir = std::env::temp_dir().join(format!("eudify-api-report-{}", std::process::id()));
-        let files = [
-            ("rules/test/test.rules", GROWING.to_string()),
-            (
-                "rules/profiles/test.toml",
-                "name = \"test\"\ndescription = \"t\"\nrules = [\"test/*.rules\"]\n".to_string(),
-            ),
-            (
-                "lexicons/universal.toml",
-                std::fs::read_to_string("lexicons/universal.toml").unwrap(),
-            ),
-        ];
-        for (path, content) in files {
-            std::fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
-            std::fs::write(dir.join(path), content).unwrap();
-        }
-        let enhancer = Enhancer::for_profile("test", Some(&dir.join("rules"))).unwrap();
-        let text = format!(
-            "{SENTENCE}# sent_id = s2\n{}",
-            SENTENCE.replace("# text = Ahoj\n", "")
-        );
-        let (out, report) = enhancer.enhance_str_with_report(&text).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!((report.summary.sentences, report.summary.runaways), (2, 2));
-        assert_eq!(out.matches("\t0:root\t").count(), 2, "{out}");
-        let second = &report.runaways[1];
-        assert_eq!((second.line, second.sent_id.as_deref()), (4, Some("s2")));
-        let rule = second.rule.as_ref().unwrap();
-        assert_eq!(
-            (rule.name.as_str(), rule.line, rule.phase.as_str()),
-            ("grow", 3, "grow")
-        );
-        assert!(rule.file.ends_with("test.rules"), "{rule:?}");
-        assert!(
-            second
-                .message
-                .starts_with("sentence s2: rules do not terminate: growth limit"),
-            "{second:?}"
-        );
-    }
-
     #[test]
     fn an_unknown_code_falls_back_with_a_warning() {
         let enhancer = Enhancer::for_profile("xx-no-such", None).unwrap();
