@@ -61,8 +61,9 @@ pub mod validate;
 pub use api::{
     check_rules, export_rules, files, profiles, test_examples, worker_threads, EdgeChange,
     EnhancedEdge, Enhancer, ExampleFailure, ExampleReport, Explanation, Match, MatchedEdge,
-    MatchedNode, OnError, Pattern, Profile, SearchCounts, SearchResult, SentenceMatches, PATTERN_NAME,
-    RuleApplication, RuleRef, RunOptions, Runner, Summary, READER_NAME, STRING_NAME,
+    MatchedNode, OnError, Pattern, Profile, Report, RuleApplication, RuleRef, RunOptions, Runaway,
+    Runner, SearchCounts, SearchResult, SentenceMatches, Summary, PATTERN_NAME, READER_NAME,
+    STRING_NAME,
 };
 pub use by_rule::ByRule;
 pub use error::{is_invalid_data, Error};

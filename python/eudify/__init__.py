@@ -6,6 +6,11 @@
 
 Everything runs in Rust with the GIL released, so threads that enhance in parallel scale.
 Input that is not valid CoNLL-U raises :class:`InputError`, which carries ``.file`` and ``.line``.
+
+Nothing is changed silently: each call's :class:`Report` counts the sentences and the labels
+repaired to UD's shape (by kind), and names each sentence whose rules ran away (written with
+the basic tree's copy as DEPS) with its position, ``sent_id`` and rule; each runaway is also a
+:class:`RunawayWarning`, and ``strict=True`` raises :class:`RunawayError` instead.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import json
 import os
 import warnings
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, TypedDict, Union
+from typing import Any, Dict, List, Optional, Tuple, TypedDict, Union
 
 from . import _eudify
 from ._eudify import InputError, RulesError
@@ -23,6 +28,10 @@ __all__ = [
     "Enhancer",
     "InputError",
     "RulesError",
+    "Report",
+    "Runaway",
+    "RunawayWarning",
+    "RunawayError",
     "Problem",
     "Profile",
     "Explanation",
@@ -87,14 +96,80 @@ class Explanation(TypedDict):
     runaway: Optional[str]
 
 
+class Runaway(TypedDict):
+    """A sentence whose rules ran away (reached the engine's limits): it was written with the
+    basic tree's copy as DEPS. ``file`` and ``line`` (from 1) are where it starts in the input
+    (``"<string>"`` for text), ``sent_id`` its ``# sent_id`` or ``None``; ``rule``,
+    ``rule_file``, ``rule_line`` and ``phase`` name the rule applied or searched last (``None``
+    when the input could not be read again: stdin); ``message`` is the CLI's report of it."""
+
+    file: str
+    line: int
+    sent_id: Optional[str]
+    rule: Optional[str]
+    rule_file: Optional[str]
+    rule_line: Optional[int]
+    phase: Optional[str]
+    message: str
+
+
+class Report(TypedDict):
+    """What an enhance call did, as ``eudify enhance`` reports it on stderr: ``sentences`` and
+    ``words`` read, ``without_lemma`` (words whose lemma tests read the lower-cased form),
+    ``repairs`` (labels repaired to UD's shape, count by kind, e.g. ``{"ROOT → root": 12}``),
+    ``runaways`` (:class:`Runaway`, in input order) and ``summary``: the CLI's closing line
+    (``"eudify: 12 sentences; 12 labels repaired (ROOT → root)"``), or ``None`` when everything
+    went as given. A plain dict: JSON, pickle and spaCy's ``DocBin`` keep it."""
+
+    sentences: int
+    words: int
+    without_lemma: int
+    repairs: Dict[str, int]
+    runaways: List[Runaway]
+    summary: Optional[str]
+
+
+class RunawayWarning(UserWarning):
+    """A sentence's rules ran away; it was written with basic DEPS (see :class:`Runaway`)."""
+
+
+class RunawayError(RuntimeError):
+    """``strict=True`` and a sentence's rules ran away: ``.report`` is the call's
+    :class:`Report`, whose ``runaways`` name them; the message names the first."""
+
+    def __init__(self, message: str, report: Report) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+def _runaway_text(runaway: Runaway) -> str:
+    return f"{runaway['file']}:{runaway['line']}: {runaway['message']} (sentence written with basic DEPS)"
+
+
+def _tell(report: Report, strict: bool, stacklevel: int) -> None:
+    """Raises :class:`RunawayError` (``strict``) or warns once per runaway of ``report``.
+    ``stacklevel`` as for ``warnings.warn``, counted from the caller of this function."""
+    runaways = report["runaways"]
+    if not runaways:
+        return
+    if strict:
+        more = f" (and {len(runaways) - 1} more)" if len(runaways) > 1 else ""
+        raise RunawayError(_runaway_text(runaways[0]) + more, report)
+    for runaway in runaways:
+        warnings.warn(_runaway_text(runaway), RunawayWarning, stacklevel=stacklevel + 1)
+
+
 class Enhancer:
     """A language profile's rules, compiled once; enhances any number of texts or files.
 
-    ``lang`` is a language code or profile name, resolved as ``eudify enhance --lang`` does
-    (``"cs"``, ``"cs_pdt"``, ``"Czech"``...). An unknown code falls back to the universal
-    profile and says so in :attr:`warning` and with a ``UserWarning`` (the CLI's ``warning:``). ``rules`` is an edited copy of the repository's
-    ``rules/`` directory to use instead of the rules built in. Raises :class:`RulesError` when
-    the rules do not load. One object can be shared by threads.
+    ``lang`` is a language code (``"cs"``, ``"fr"``, ``"en"``...) or a profile name (``"cs_pdt"``,
+    ``"universal"``...), resolved as ``eudify enhance --lang`` does: :func:`profiles` lists
+    the names; a code without a profile of its own takes the one the language table names for
+    it. Language names (``"Czech"``) are not codes: an unknown code or name falls back to the
+    ``universal`` profile. A fallback says so in :attr:`warning` and with a ``UserWarning`` (the
+    CLI's ``warning:``). ``rules`` is an edited copy of the
+    repository's ``rules/`` directory to use instead of the rules built in. Raises
+    :class:`RulesError` when the rules do not load. One object can be shared by threads.
     """
 
     __slots__ = ("_inner",)
@@ -114,20 +189,33 @@ class Enhancer:
         """Why ``lang`` was resolved to a fallback profile, or ``None``."""
         return self._inner.warning
 
-    def enhance(self, conllu: str) -> str:
+    def enhance(self, conllu: str, *, strict: bool = False) -> str:
         """Returns ``conllu`` with every sentence's DEPS column (and empty nodes) recomputed;
         every other column and comment is kept byte for byte. Raises :class:`InputError`
-        (``file`` is ``"<string>"``) on a sentence that is not valid CoNLL-U."""
-        return self._inner.enhance(conllu)
+        (``file`` is ``"<string>"``) on a sentence that is not valid CoNLL-U. A sentence whose
+        rules ran away is written with basic DEPS and warned about (:class:`RunawayWarning`),
+        or with ``strict`` raises :class:`RunawayError`. :meth:`enhance_with_report` also
+        returns the :class:`Report`."""
+        return self.enhance_with_report(conllu, strict=strict)[0]
 
-    def enhance_file(self, src: PathLike, dst: PathLike, threads: Optional[int] = None) -> Dict[str, Any]:
+    def enhance_with_report(self, conllu: str, *, strict: bool = False) -> Tuple[str, Report]:
+        """:meth:`enhance`, and the :class:`Report` of what was done (its runaways' ``file`` is
+        ``"<string>"``, ``line`` the line of ``conllu``)."""
+        enhanced, report = self._inner.enhance(conllu)
+        _tell(report, strict, stacklevel=2)
+        return enhanced, report
+
+    def enhance_file(self, src: PathLike, dst: PathLike, threads: Optional[int] = None, *, strict: bool = False) -> Report:
         """Enhances the CoNLL-U file ``src`` (gzip is read too; ``"-"`` is stdin) into ``dst``,
         which is replaced only on success. ``threads``: workers (``None``: one per core); the
-        output is the same for any number. Returns counts: ``sentences``, ``words``,
-        ``without_lemma``, ``runaways`` and ``repairs`` (labels repaired to UD's shape, as text).
-        Raises :class:`InputError` with ``file`` = ``src`` on invalid input, ``OSError`` when a
-        file cannot be read or written."""
-        return self._inner.enhance_file(os.fspath(src), os.fspath(dst), threads)
+        output is the same for any number. Returns the :class:`Report` (runaways' ``file`` is
+        ``src``); runaways warn, or with ``strict`` raise :class:`RunawayError` after ``dst`` is
+        written. Raises :class:`InputError` with ``file`` = ``src`` on invalid input,
+        ``OSError`` (``FileNotFoundError``…, with ``filename``) when a file cannot be read or
+        written."""
+        report = self._inner.enhance_file(os.fspath(src), os.fspath(dst), threads)
+        _tell(report, strict, stacklevel=2)
+        return report
 
     def explain(self, conllu: str) -> List[Explanation]:
         """Enhances ``conllu`` as :meth:`enhance` does and tells, per sentence, why the

@@ -7,10 +7,12 @@
     >>> doc[0]._.enhanced_deps            # Petr: subject of both verbs, tokens 3 and 5
     [(3, 'nsubj'), (5, 'nsubj')]
 
-The component writes each sentence of the Doc as CoNLL-U (:func:`doc_to_conllu`: spaCy's
-labels as they are, the root's ``ROOT`` included, which eudify repairs to ``root`` in DEPS;
-an empty lemma as ``_``, for which eudify reads the form), runs the language's rules in Rust
-with the GIL released, and sets:
+The component hands the Doc to Rust as arrays (``Doc.to_array``: one row of string hashes per
+token, the strings of the hashes, the sentences' token ranges), where each sentence is written
+as CoNLL-U (:func:`doc_to_conllu`: spaCy's labels as they are, the root's ``ROOT`` included,
+which eudify repairs to ``root`` in DEPS; an empty lemma as ``_``, for which eudify reads the
+form) and enhanced with the GIL released; the values below are built there too, in bulk. It
+sets:
 
 - ``token._.enhanced_deps``: the token's enhanced heads and labels, a list of ``(head, label)``
   in DEPS order. ``head`` is ``None`` for the root (DEPS head ``0``), an ``int`` for a token of
@@ -24,9 +26,15 @@ with the GIL released, and sets:
   ``form``, ``lemma``, ``upos``, ``xpos``, ``feats``, ``misc`` (the CoNLL-U columns as written,
   ``_`` when empty) and ``deps`` (its ``(head, label)`` list, heads as above).
 - ``doc._.enhanced_conllu``: the Doc's sentences as CoNLL-U with DEPS filled.
+- ``doc._.eudify_report``: the :class:`eudify.Report` of the Doc: sentences, words, labels
+  repaired by kind (spaCy's root label ``ROOT`` is one, ``ROOT → root``, in every sentence),
+  and each sentence whose rules ran away (``sent_id`` is its position in ``doc.sents``, from 1;
+  ``line`` the line of :func:`doc_to_conllu`'s text), which also gives a
+  :class:`eudify.RunawayWarning`, or with ``config={"strict": True}`` raises
+  :class:`eudify.RunawayError`.
 
 All values are plain lists, tuples, dicts, strings and ints, so ``DocBin(store_user_data=True)``
-and pickle keep them. The component has no state but its config (``lang``, ``rules``), so
+and pickle keep them. The component has no state but its config (``lang``, ``rules``, ``strict``), so
 ``nlp.to_disk`` / ``spacy.load`` rebuild it from the config alone.
 
 Whitespace tokens (spaCy's tokens whose text is only whitespace, ``token.is_space``: runs of
@@ -45,11 +53,12 @@ sentence. ``# text`` is the sentence's text with each run of whitespace as one s
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple, Union
 
 # Absolute imports: this module lives in the package `eudify`, beside no module named `spacy`.
+from spacy.attrs import DEP, HEAD, IDX, IS_SPACE, LEMMA, MORPH, ORTH, POS, SPACY, TAG
 from spacy.language import Language
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Token
 
 import eudify
 
@@ -61,140 +70,30 @@ Head = Union[int, str, None]
 EnhancedDep = Tuple[Head, str]
 """One enhanced edge into a token or empty node: ``(head, label)``."""
 
-# Escapes of whitespace in UD's MISC attributes `SpacesAfter` / `SpacesBefore` (as UDPipe writes them).
-_ESCAPES = {" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"}
-# Characters that would break a CoNLL-U line or column.
-_BREAKING = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
+# The token table handed to Rust, one row per token (`python/src/spacy.rs`, `Column`, reads
+# the columns in this order): hashes of the strings (POS: a symbol id, which the StringStore
+# maps to its name too), the head as an offset, whether a space follows, whether the token is
+# whitespace, and its character offset (its key in `Doc.user_data`).
+_ATTRS = [ORTH, LEMMA, POS, TAG, MORPH, HEAD, DEP, SPACY, IS_SPACE, IDX]
+# The strings of the hashes, kept from Doc to Doc (a hash names the same string in any
+# StringStore): a Doc's strings are looked up in Python only the first time they are seen.
+_STRINGS = eudify._eudify.SpacyStrings()
 
 
 def _register_extensions() -> None:
     if not Token.has_extension("enhanced_deps"):
         Token.set_extension("enhanced_deps", default=None)
-    if not Doc.has_extension("enhanced_empty_nodes"):
-        Doc.set_extension("enhanced_empty_nodes", default=None)
-    if not Doc.has_extension("enhanced_conllu"):
-        Doc.set_extension("enhanced_conllu", default=None)
+    for name in ("enhanced_empty_nodes", "enhanced_conllu", "eudify_report"):
+        if not Doc.has_extension(name):
+            Doc.set_extension(name, default=None)
 
 
-def _column(text: str) -> str:
-    """A CoNLL-U column: ``_`` when empty, no tab or line break inside."""
-    if not text:
-        return "_"
-    return text.translate(_BREAKING)
-
-
-def _spaces(text: str) -> str:
-    """``text`` (whitespace) escaped for ``SpacesAfter`` / ``SpacesBefore``."""
-    return "".join(_ESCAPES.get(c) or (c if not c.isspace() else f"\\u{ord(c):04X}") for c in text)
-
-
-def _misc(after: str, before: str) -> str:
-    parts = []
-    if after == "":
-        parts.append("SpaceAfter=No")
-    elif after != " ":
-        parts.append("SpacesAfter=" + _spaces(after))
-    if before:
-        parts.append("SpacesBefore=" + _spaces(before))
-    return "|".join(parts) or "_"
-
-
-class _Sentence:
-    """One sentence written as CoNLL-U: its ``sent_id``, its index in ``doc.sents`` and the
-    token index of each word (word ``k`` is ``words[k - 1]``)."""
-
-    __slots__ = ("sent_id", "index", "words")
-
-    def __init__(self, sent_id: int, index: int, words: List[int]) -> None:
-        self.sent_id = sent_id
-        self.index = index
-        self.words = words
-
-
-def _heads(sent: Span, words: List[Token]) -> List[Tuple[int, str]]:
-    """(HEAD, DEPREL) of each word: spaCy's, with whitespace tokens skipped (see the module)."""
-    position = {t.i: k for k, t in enumerate(words, 1)}
-    out: List[Tuple[int, str]] = []
-    root = 0
-    orphans: List[int] = []  # positions in `out` of words left without a word above them
-    for token in words:
-        if token.head.i == token.i:
-            if root == 0:
-                root = position[token.i]
-                out.append((0, token.dep_))
-            else:
-                # A second root (a sentence splitter that disagrees with the parser).
-                orphans.append(len(out))
-                out.append((0, "dep"))
-            continue
-        head = token.head
-        while head.is_space and head.head.i != head.i:
-            head = head.head
-        k = position.get(head.i)
-        if k is None:
-            # A whitespace root above, or a head outside the sentence.
-            orphans.append(len(out))
-            out.append((0, token.dep_))
-        else:
-            out.append((k, token.dep_))
-    if orphans:
-        if root == 0:
-            first = orphans.pop(0)
-            root = first + 1
-            out[first] = (0, "ROOT")
-        for i in orphans:
-            out[i] = (root, out[i][1])
-    return out
-
-
-def _conllu(doc: Doc) -> Tuple[str, List[_Sentence]]:
-    """The Doc as CoNLL-U, and where each of its words is in the Doc."""
-    # The whitespace after each word, whitespace tokens included; and before the first one.
-    after: Dict[int, str] = {}
-    before = ""
-    last: Optional[int] = None
-    for token in doc:
-        if token.is_space:
-            if last is None:
-                before += token.text_with_ws
-            else:
-                after[last] += token.text_with_ws
-        else:
-            after[token.i] = token.whitespace_
-            last = token.i
-    lines: List[str] = []
-    sentences: List[_Sentence] = []
-    first_word = True
-    for index, sent in enumerate(doc.sents):
-        words = [t for t in sent if not t.is_space]
-        if not words:
-            continue
-        sent_id = index + 1
-        text = " ".join(doc.text[words[0].idx : words[-1].idx + len(words[-1])].split())
-        lines.append(f"# sent_id = {sent_id}")
-        lines.append(f"# text = {text}")
-        for k, (token, (head, deprel)) in enumerate(zip(words, _heads(sent, words)), 1):
-            misc = _misc(after[token.i], before if first_word else "")
-            first_word = False
-            lines.append(
-                "\t".join(
-                    (
-                        str(k),
-                        _column(token.text),
-                        _column(token.lemma_),
-                        _column(token.pos_),
-                        _column(token.tag_),
-                        _column(str(token.morph)),
-                        str(head),
-                        _column(deprel),
-                        "_",
-                        misc,
-                    )
-                )
-            )
-        lines.append("")
-        sentences.append(_Sentence(sent_id, index, [t.i for t in words]))
-    return ("\n".join(lines) + "\n" if lines else ""), sentences
+def _arrays(doc: Doc) -> Tuple[bytes, List[Tuple[int, int]], Any, Any]:
+    """The Doc as Rust takes it: the token table of :data:`_ATTRS` (native-endian uint64,
+    row-major), each sentence of ``doc.sents`` as (start, end) token indices, the StringStore
+    and the cache of its strings. Nothing runs in Python per token, only per sentence."""
+    sents = [(sent.start, sent.end) for sent in doc.sents] if len(doc) else []
+    return doc.to_array(_ATTRS).tobytes(), sents, doc.vocab.strings, _STRINGS
 
 
 def doc_to_conllu(doc: Doc) -> str:
@@ -203,7 +102,7 @@ def doc_to_conllu(doc: Doc) -> str:
     from 1), DEPS ``_``. See the module's documentation for whitespace tokens. Raises
     ``ValueError`` when ``doc`` has tokens but no dependency parse."""
     _check_parsed(doc)
-    return _conllu(doc)[0]
+    return eudify._eudify.spacy_conllu(*_arrays(doc))
 
 
 def _check_parsed(doc: Doc) -> None:
@@ -214,82 +113,37 @@ def _check_parsed(doc: Doc) -> None:
         )
 
 
-def _head(field: str, sentence: _Sentence) -> Head:
-    if field == "0":
-        return None
-    if "." in field:
-        return f"{sentence.sent_id}/{field}"
-    return sentence.words[int(field) - 1]
-
-
-def _deps(column: str, sentence: _Sentence) -> List[EnhancedDep]:
-    deps: List[EnhancedDep] = []
-    for edge in column.split("|"):
-        head, _, label = edge.partition(":")
-        deps.append((_head(head, sentence), label))
-    return deps
-
-
-def _read_enhanced(doc: Doc, enhanced: str, sentences: List[_Sentence]) -> Dict[str, Dict[str, Any]]:
-    """Sets each word's ``enhanced_deps`` from ``enhanced`` and returns the empty nodes."""
-    empty: Dict[str, Dict[str, Any]] = {}
-    blocks = iter(sentences)
-    sentence: Optional[_Sentence] = None
-    for line in enhanced.split("\n"):
-        if not line:
-            sentence = None
-            continue
-        if line.startswith("#"):
-            continue
-        if sentence is None:
-            sentence = next(blocks)
-        cols = line.split("\t")
-        word_id = cols[0]
-        if "." in word_id:
-            k = int(word_id.split(".", 1)[0])
-            empty[f"{sentence.sent_id}/{word_id}"] = {
-                "sent": sentence.index,
-                "id": word_id,
-                "after": sentence.words[k - 1] if k else None,
-                "form": cols[1],
-                "lemma": cols[2],
-                "upos": cols[3],
-                "xpos": cols[4],
-                "feats": cols[5],
-                "misc": cols[9],
-                "deps": _deps(cols[8], sentence),
-            }
-        elif "-" not in word_id:
-            doc[sentence.words[int(word_id) - 1]]._.enhanced_deps = _deps(cols[8], sentence)
-    return empty
-
-
 class EudifyComponent:
     """The ``"eudify"`` pipeline component: one :class:`eudify.Enhancer` (rules compiled once),
     applied to every Doc. Put it after the parser; see the module for what it sets."""
 
-    def __init__(self, nlp: Language, name: str = "eudify", lang: Optional[str] = None, rules: Optional[str] = None) -> None:
-        """``lang``: a language code or profile name as ``eudify enhance --lang`` takes it,
+    def __init__(
+        self, nlp: Language, name: str = "eudify", lang: Optional[str] = None, rules: Optional[str] = None, strict: bool = False
+    ) -> None:
+        """``lang``: a language code or profile name as :class:`eudify.Enhancer` takes it,
         ``None`` for the pipeline's language (``nlp.lang``). ``rules``: a rules directory to
-        use instead of the rules built in. Raises :class:`eudify.RulesError` when the rules do
-        not load."""
+        use instead of the rules built in. ``strict``: a sentence whose rules run away raises
+        :class:`eudify.RunawayError` instead of a :class:`eudify.RunawayWarning`. Raises
+        :class:`eudify.RulesError` when the rules do not load."""
         _register_extensions()
         self.name = name
         self.lang = lang if lang is not None else nlp.lang
         self.rules = rules
+        self.strict = strict
         self.enhancer = eudify.Enhancer(self.lang, rules)
 
     def __call__(self, doc: Doc) -> Doc:
         """Enhances ``doc`` in place and returns it. Raises ``ValueError`` when ``doc`` has
         no dependency parse."""
         _check_parsed(doc)
-        conllu, sentences = _conllu(doc)
-        enhanced = self.enhancer.enhance(conllu) if conllu else ""
-        for token in doc:
-            if token.is_space:  # words are all set below
-                token._.enhanced_deps = None
-        doc._.enhanced_empty_nodes = _read_enhanced(doc, enhanced, sentences)
+        enhanced, report, values, empty = self.enhancer._inner.enhance_spacy(*_arrays(doc))
+        # Each token's `enhanced_deps`, set at once: the entries `token._.enhanced_deps = ...`
+        # would write one by one.
+        doc.user_data.update(values)
+        doc._.enhanced_empty_nodes = empty
         doc._.enhanced_conllu = enhanced
+        doc._.eudify_report = report
+        eudify._tell(report, self.strict, stacklevel=2)
         return doc
 
     def __repr__(self) -> str:
@@ -298,11 +152,11 @@ class EudifyComponent:
 
 @Language.factory(
     "eudify",
-    default_config={"lang": None, "rules": None},
-    assigns=["token._.enhanced_deps", "doc._.enhanced_empty_nodes", "doc._.enhanced_conllu"],
+    default_config={"lang": None, "rules": None, "strict": False},
+    assigns=["token._.enhanced_deps", "doc._.enhanced_empty_nodes", "doc._.enhanced_conllu", "doc._.eudify_report"],
     requires=["token.dep", "token.head"],
 )
-def make_eudify(nlp: Language, name: str, lang: Optional[str], rules: Optional[str]) -> EudifyComponent:
-    """The factory behind ``nlp.add_pipe("eudify", config={"lang": ..., "rules": ...})``,
-    registered through the ``spacy_factories`` entry point."""
-    return EudifyComponent(nlp, name, lang=lang, rules=rules)
+def make_eudify(nlp: Language, name: str, lang: Optional[str], rules: Optional[str], strict: bool) -> EudifyComponent:
+    """The factory behind ``nlp.add_pipe("eudify", config={"lang": ..., "rules": ...,
+    "strict": ...})``, registered through the ``spacy_factories`` entry point."""
+    return EudifyComponent(nlp, name, lang=lang, rules=rules, strict=strict)

@@ -106,6 +106,7 @@ def _enhance_partition(
     rules: Optional[str],
     batch_chars: int,
     extents: Any,
+    reports: Any,
     records: Iterator[Tuple[int, str]],
 ) -> Iterator[str]:
     """Enhances one split's records (sentences, as Hadoop cut them at the delimiter) in batches
@@ -130,7 +131,7 @@ def _enhance_partition(
         # a blank line before it keeps it a character of the line, as the CLI reads it.
         shifted = text.startswith(_BOM) and batch_start > 0
         try:
-            out = enhancer.enhance("\n" + text if shifted else text)
+            out, report = enhancer._inner.enhance("\n" + text if shifted else text)
         except eudify.InputError as error:
             line = error.line - shifted
             suspect = None
@@ -139,6 +140,10 @@ def _enhance_partition(
                 suspect = (last[0], _suspects(last[0], last[1]))
             raise _InputErrorInTask(file, batch_start, line, error.message, suspect) from None
         out = out[1:] if shifted else out
+        for runaway in report["runaways"]:
+            # Where the batch starts is a byte offset: its line is not known here.
+            runaway.update(file=file.path, line=None)
+        reports.add({(file.index, batch_start): report})
         return out[:-1] if out.endswith("\n") else out
 
     def add(key: int, text: str, followed: bool) -> Iterator[str]:
@@ -191,8 +196,8 @@ def _enhance_partition(
 
 class _MergeDicts:
     """Accumulates what each partition read: {(file, first record's offset): (offset after
-    its last record, that record's offset, its replacement characters)}. Keyed, so that a task
-    run twice counts once."""
+    its last record, that record's offset, its replacement characters)}, or each batch's
+    report {(file, batch's offset): report}. Keyed, so that a task run twice counts once."""
 
     def zero(self, value: Dict) -> Dict:
         return {}
@@ -200,6 +205,20 @@ class _MergeDicts:
     def addInPlace(self, a: Dict, b: Dict) -> Dict:
         a.update(b)
         return a
+
+
+def _total(reports: Dict[Tuple[int, int], Dict[str, Any]]) -> Dict[str, Any]:
+    """The batches' reports added up, in input order: sentences, words, without_lemma,
+    repairs by kind, runaways."""
+    total: Dict[str, Any] = {"sentences": 0, "words": 0, "without_lemma": 0, "repairs": {}, "runaways": []}
+    for _, report in sorted(reports.items()):
+        for count in ("sentences", "words", "without_lemma"):
+            total[count] += report[count]
+        for kind, n in report["repairs"].items():
+            total["repairs"][kind] = total["repairs"].get(kind, 0) + n
+        total["runaways"].extend(report["runaways"])
+    total["repairs"] = dict(sorted(total["repairs"].items(), key=lambda kind: (-kind[1], kind[0])))
+    return total
 
 
 def _hadoop_literal(path: str) -> str:
@@ -348,7 +367,8 @@ def enhance(
     split_bytes: Optional[int] = None,
     batch_bytes: int = 1 << 20,
     compression: Optional[str] = None,
-) -> Dict[str, int]:
+    strict: bool = False,
+) -> Dict[str, Any]:
     """Enhances the CoNLL-U files ``input`` names into the directory ``output``, which must not
     exist.
 
@@ -370,7 +390,13 @@ def enhance(
     sentence is not valid CoNLL-U, and then removes ``output``; :class:`eudify.RulesError`
     when the rules do not load; ``FileNotFoundError`` when no file matches;
     ``FileExistsError`` when ``output`` exists. Returns ``files``, ``partitions`` and ``bytes``
-    (the input's size on disk).
+    (the input's size on disk), and what ``eudify enhance`` reports, added up over the tasks
+    (each batch counted once, retried or not): ``sentences``, ``words``, ``without_lemma``,
+    ``repairs`` (labels repaired, count by kind) and ``runaways`` (:class:`eudify.Runaway`:
+    ``file`` is the Hadoop path, ``sent_id`` and the rule name the sentence; ``line`` is
+    ``None``, a task knowing where its batch starts in bytes only). Each runaway gives a
+    :class:`eudify.RunawayWarning` on the driver, or with ``strict`` raises
+    :class:`eudify.RunawayError` once the output is written.
     """
     inputs = [input] if isinstance(input, str) else list(input)
     rules_dir = None if rules is None else os.fspath(rules)
@@ -385,6 +411,7 @@ def enhance(
         raise FileExistsError(f"{output}: the output directory exists")
     files = _list_files(spark, inputs)
     extents = sc.accumulator({}, _MergeDicts())
+    reports = sc.accumulator({}, _MergeDicts())
     parts = []
     for file in files:
         hadoop_conf = {"textinputformat.record.delimiter": file.delimiter}
@@ -397,7 +424,7 @@ def enhance(
             "org.apache.hadoop.io.Text",
             conf=hadoop_conf,
         )
-        parts.append(records.mapPartitions(partial(_enhance_partition, file, lang, rules_dir, batch_bytes, extents)))
+        parts.append(records.mapPartitions(partial(_enhance_partition, file, lang, rules_dir, batch_bytes, extents, reports)))
     enhanced = parts[0] if len(parts) == 1 else sc.union(parts)
     try:
         enhanced.saveAsTextFile(output, compression)
@@ -409,8 +436,19 @@ def enhance(
             raise
         details = json.loads(bytes.fromhex(marked.group(1)))
         raise _task_error(spark, files[details["file"]], details) from None
-    return {
+    summary: Dict[str, Any] = {
         "files": len(files),
         "partitions": enhanced.getNumPartitions(),
         "bytes": sum(f.size for f in files),
     }
+    summary.update(_total(reports.value))
+    for runaway in summary["runaways"]:
+        if strict:
+            raise eudify.RunawayError(_runaway_text(runaway), summary)  # type: ignore[arg-type]
+        warnings.warn(_runaway_text(runaway), eudify.RunawayWarning, stacklevel=2)
+    return summary
+
+
+def _runaway_text(runaway: Dict[str, Any]) -> str:
+    where = f"sentence {runaway['sent_id']}" if runaway["sent_id"] is not None else "a sentence"
+    return f"{runaway['file']}: {where}: {runaway['message']} (sentence written with basic DEPS)"

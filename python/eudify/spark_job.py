@@ -3,7 +3,9 @@
     spark-submit --master yarn "$(python -c 'import eudify.spark_job as j; print(j.__file__)')" \\
         --lang cs 'hdfs:///corpora/cs/*.conllu' hdfs:///out/cs
 
-Writes ``OUTPUT/part-*`` (see :func:`eudify.spark.enhance`) and prints a summary line; exits
+Writes ``OUTPUT/part-*`` (see :func:`eudify.spark.enhance`) and prints a summary line (files,
+bytes, partitions, sentences, words, labels repaired by kind, runaways; each runaway is also a
+warning on stderr); exits
 with 1 and a ``FILE:LINE: message`` on stderr when the input is not CoNLL-U.
 """
 
@@ -51,7 +53,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     finally:
         if own:
             spark.stop()
-    print(f"eudify: {summary['files']} files, {summary['bytes']} bytes, {summary['partitions']} partitions -> {args.output}")
+    repairs = sum(summary["repairs"].values())
+    kinds = ", ".join(f"{n} {kind}" for kind, n in summary["repairs"].items())
+    print(
+        f"eudify: {summary['files']} files, {summary['bytes']} bytes, {summary['partitions']} partitions, "
+        f"{summary['sentences']} sentences, {summary['words']} words; {repairs} labels repaired"
+        + (f" ({kinds})" if kinds else "")
+        + f"; {len(summary['runaways'])} sentences with runaway rules written with basic DEPS -> {args.output}"
+    )
     return 0
 
 

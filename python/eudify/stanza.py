@@ -38,14 +38,35 @@ def _enhancer(lang: str, rules: Optional[str]) -> eudify.Enhancer:
     return enhancer
 
 
-def _field(value: Any) -> str:
-    return "_" if value is None or value == "" else str(value)
+# The repair kind counted in the report for a field whose tabs or line breaks became spaces.
+FIELD_CLEANED = "tab or line break in a field → space"
+_BREAKING = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
 
 
-def _to_conllu(doc: Any) -> Tuple[str, List[int], List[str]]:
+class _Fields:
+    """Writes fields as CoNLL-U columns (``_`` when empty; a tab or line break, which would
+    break the line, becomes a space) and counts the fields so cleaned."""
+
+    __slots__ = ("cleaned",)
+
+    def __init__(self) -> None:
+        self.cleaned = 0
+
+    def __call__(self, value: Any) -> str:
+        if value is None or value == "":
+            return "_"
+        text = str(value)
+        if "\t" in text or "\n" in text or "\r" in text:
+            self.cleaned += 1
+            text = text.translate(_BREAKING)
+        return text
+
+
+def _to_conllu(doc: Any) -> Tuple[str, List[int], List[str], int]:
     """The document's basic layer as CoNLL-U: one block per sentence, DEPS and empty nodes
     left out (eudify recomputes them). Also the line each sentence starts at and every line's
-    text, to tell where an input error is."""
+    text, to tell where an input error or a runaway is, and how many fields were cleaned."""
+    _field = _Fields()
     lines: List[str] = []
     starts: List[int] = []
     for index, sentence in enumerate(doc.sentences):
@@ -63,13 +84,15 @@ def _to_conllu(doc: Any) -> Tuple[str, List[int], List[str]]:
                     )
                 lines.append(
                     f"{word.id}\t{_field(word.text)}\t{_field(word.lemma)}\t{_field(word.upos)}\t"
-                    f"{_field(word.xpos)}\t{_field(word.feats)}\t{word.head}\t{word.deprel}\t_\t{_field(word.misc)}"
+                    f"{_field(word.xpos)}\t{_field(word.feats)}\t{word.head}\t{_field(word.deprel)}\t_\t{_field(word.misc)}"
                 )
         lines.append("")
-    return "\n".join(lines) + "\n", starts, lines
+    return "\n".join(lines) + "\n", starts, lines, _field.cleaned
 
 
-def enhance(doc: Any, lang: Optional[str] = None, rules: Optional[Union[str, "os.PathLike[str]"]] = None) -> Any:
+def enhance(
+    doc: Any, lang: Optional[str] = None, rules: Optional[Union[str, "os.PathLike[str]"]] = None, *, strict: bool = False
+) -> Any:
     """Fills the enhanced graph of the ``stanza.Document`` ``doc`` in place and returns it: each
     word's ``deps`` (``"2:nsubj|4:nsubj"``, what ``"{:C}".format(doc)`` writes in DEPS) and each
     sentence's ``empty_words`` (the empty nodes of elided predicates, ids ``(i, j)`` for
@@ -78,6 +101,14 @@ def enhance(doc: Any, lang: Optional[str] = None, rules: Optional[Union[str, "os
     ``lang`` is a language code or profile name as for :class:`eudify.Enhancer` (``None``: the
     document's own ``doc.lang``); ``rules`` a rules directory to use instead of the built-in
     rules. The enhancer for each (lang, rules) is compiled once and reused.
+
+    Sets ``doc.eudify_report``, the :class:`eudify.Report` of the call: its ``repairs`` count
+    the labels repaired, and under ``"tab or line break in a field → space"`` the fields
+    (form, lemma, tags, features, relation, misc) whose tabs or line breaks were written as
+    spaces, which would have broken the CoNLL-U; each runaway names its sentence by the
+    Document's ``sent_id`` (``file`` ``"<stanza>"``, ``line`` the line of the CoNLL-U the
+    Document was written as) and gives a :class:`eudify.RunawayWarning`, or with ``strict``
+    raises :class:`eudify.RunawayError`.
 
     Raises ``ValueError`` when a word has no head or deprel (no parse), and
     :class:`eudify.InputError` when a sentence is not a valid tree; its ``file`` is
@@ -90,9 +121,9 @@ def enhance(doc: Any, lang: Optional[str] = None, rules: Optional[Union[str, "os
         if lang is None:
             raise ValueError("no language: pass lang, or a Document whose lang is set")
     enhancer = _enhancer(lang, None if rules is None else os.fspath(rules))
-    text, starts, lines = _to_conllu(doc)
+    text, starts, lines, cleaned = _to_conllu(doc)
     try:
-        enhanced = enhancer.enhance(text)
+        enhanced, report = enhancer._inner.enhance(text)
     except eudify.InputError as error:
         index = bisect_right(starts, error.line) - 1
         where = f"sentence {index + 1} ({doc.sentences[index].sent_id or 'no sent_id'})"
@@ -107,6 +138,14 @@ def enhance(doc: Any, lang: Optional[str] = None, rules: Optional[Union[str, "os
         raise RuntimeError(f"eudify returned {len(blocks) - 1} sentences for {len(doc.sentences)}")
     for sentence, block in zip(doc.sentences, blocks):
         _fill(stanza_doc, sentence, block)
+    if cleaned:
+        report["repairs"][FIELD_CLEANED] = cleaned
+        report["repairs"] = dict(sorted(report["repairs"].items(), key=lambda kind: (-kind[1], kind[0])))
+    for runaway in report["runaways"]:
+        runaway["file"] = "<stanza>"
+        runaway["sent_id"] = doc.sentences[bisect_right(starts, runaway["line"]) - 1].sent_id
+    doc.eudify_report = report
+    eudify._tell(report, strict, stacklevel=2)
     return doc
 
 

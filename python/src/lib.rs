@@ -9,6 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::path::PathBuf;
 
+mod spacy;
+
 create_exception!(eudify, InputError, PyValueError, "Input that is not valid CoNLL-U: `.file` and `.line` (from 1) tell where.");
 create_exception!(eudify, RulesError, PyValueError, "Rules or a profile that do not load; the message holds every diagnostic.");
 
@@ -27,15 +29,26 @@ fn to_py(py: Python<'_>, error: eudify::Error) -> PyErr {
     match error {
         eudify::Error::Input { file, line, message } => input_error(py, &file, line, &message),
         eudify::Error::Rules(message) => RulesError::new_err(message),
-        // An OSError subclass chosen by the io error's kind (FileNotFoundError…), with the file.
-        eudify::Error::Io { file, error } => {
-            let kind = PyErr::from(std::io::Error::new(error.kind(), format!("{file}: {error}")));
-            let _ = kind.value(py).setattr("filename", file);
-            kind
-        }
+        eudify::Error::Io { file, error } => os_error(&file, error),
         eudify::Error::Output(error) => PyOSError::new_err(format!("writing output: {error}")),
         other @ eudify::Error::NoSuchSentence { .. } => PyValueError::new_err(other.to_string()),
         other @ (eudify::Error::Internal { .. } | eudify::Error::Threads(_)) => PyRuntimeError::new_err(other.to_string()),
+    }
+}
+
+/// An `OSError` as Python raises one for a file: with the system's error number, `OSError`
+/// picks the subclass (`FileNotFoundError`…) and reads `[Errno 2] No such file or directory:
+/// 'FILE'`, `.filename` set. An error without a number (invalid data, a temporary file's) is the
+/// subclass of its kind with the message `FILE: error` (a `filename` beside no number would
+/// read `[Errno None] None: 'FILE'`).
+fn os_error(file: &str, error: std::io::Error) -> PyErr {
+    match error.raw_os_error() {
+        Some(errno) => {
+            let text = error.to_string();
+            let reason = text.strip_suffix(&format!(" (os error {errno})")).unwrap_or(&text).to_string();
+            PyOSError::new_err((errno, reason, file.to_string()))
+        }
+        None => PyErr::from(std::io::Error::new(error.kind(), format!("{file}: {error}"))),
     }
 }
 
@@ -45,14 +58,35 @@ fn threads(asked: Option<usize>) -> usize {
     eudify::worker_threads(asked).0
 }
 
-/// A summary of one run, as a dict.
-fn summary_dict<'py>(py: Python<'py>, summary: &eudify::Summary) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-    let dict = pyo3::types::PyDict::new(py);
+/// What one run did (`eudify.Report` in `eudify/__init__.py`), as a dict: `file` names the
+/// input in the runaways' positions.
+fn report_dict<'py>(py: Python<'py>, file: &str, report: &eudify::Report) -> PyResult<Bound<'py, PyDict>> {
+    let summary = &report.summary;
+    let dict = PyDict::new(py);
     dict.set_item("sentences", summary.sentences)?;
     dict.set_item("words", summary.words)?;
     dict.set_item("without_lemma", summary.without_lemma)?;
-    dict.set_item("runaways", summary.runaways)?;
-    dict.set_item("repairs", summary.repairs.to_string())?;
+    let repairs = PyDict::new(py);
+    for (kind, n) in summary.repairs.by_kind() {
+        repairs.set_item(kind, n)?;
+    }
+    dict.set_item("repairs", repairs)?;
+    let runaways = PyList::empty(py);
+    for runaway in &report.runaways {
+        let item = PyDict::new(py);
+        item.set_item("file", file)?;
+        item.set_item("line", runaway.line)?;
+        item.set_item("sent_id", &runaway.sent_id)?;
+        let rule = runaway.rule.as_ref();
+        item.set_item("rule", rule.map(|r| &r.name))?;
+        item.set_item("rule_file", rule.map(|r| &r.file))?;
+        item.set_item("rule_line", rule.map(|r| r.line))?;
+        item.set_item("phase", rule.map(|r| &r.phase))?;
+        item.set_item("message", &runaway.message)?;
+        runaways.append(item)?;
+    }
+    dict.set_item("runaways", runaways)?;
+    dict.set_item("summary", summary.report_line())?;
     Ok(dict)
 }
 
@@ -82,11 +116,36 @@ impl Enhancer {
         self.inner.warning()
     }
 
-    fn enhance(&self, py: Python<'_>, conllu: &str) -> PyResult<String> {
+    /// The enhanced text and the report, as a dict.
+    fn enhance<'py>(&self, py: Python<'py>, conllu: &str) -> PyResult<(String, Bound<'py, PyDict>)> {
         // Copied so the GIL can go: `conllu` borrows a Python object's buffer.
         let text = conllu.to_string();
-        let (out, _) = py.allow_threads(|| self.inner.enhance_str(&text)).map_err(|e| to_py(py, e))?;
-        Ok(out)
+        let (out, report) = py.allow_threads(|| self.inner.enhance_str_with_report(&text)).map_err(|e| to_py(py, e))?;
+        Ok((out, report_dict(py, eudify::STRING_NAME, &report)?))
+    }
+
+    /// The spaCy component's call (`eudify/spacy_component.py`): a Doc as its token table
+    /// (`Doc.to_array` of `_ATTRS`, as bytes) and its sentences' token ranges, with its
+    /// `StringStore` and the cache of strings. Returns the CoNLL-U enhanced, the report, the
+    /// `Doc.user_data` entries of the tokens' `enhanced_deps`, and the empty nodes.
+    #[allow(clippy::type_complexity)]
+    fn enhance_spacy<'py>(
+        &self,
+        py: Python<'py>,
+        table: &[u8],
+        sents: Vec<(usize, usize)>,
+        store: &Bound<'py, PyAny>,
+        cache: &spacy::SpacyStrings,
+    ) -> PyResult<(String, Bound<'py, PyDict>, Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+        let mut doc = spacy::DocArrays::new(table, sents, store, cache)?;
+        let (conllu, written) = doc.conllu();
+        doc.release_strings();
+        let (enhanced, report) = match conllu.is_empty() {
+            true => (String::new(), eudify::Report::default()),
+            false => py.allow_threads(|| self.inner.enhance_str_with_report(&conllu)).map_err(|e| to_py(py, e))?,
+        };
+        let (values, empty) = spacy::read_enhanced(py, &doc, &enhanced, &written)?;
+        Ok((enhanced, report_dict(py, eudify::STRING_NAME, &report)?, values, empty))
     }
 
     /// Per sentence, a dict of what each rule application did and where each edge comes from
@@ -110,8 +169,8 @@ impl Enhancer {
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let n = self::threads(threads);
-        let summary = py.allow_threads(|| self.inner.enhance_file(&src, &dst, n)).map_err(|e| to_py(py, e))?;
-        summary_dict(py, &summary)
+        let report = py.allow_threads(|| self.inner.enhance_file_with_report(&src, &dst, n)).map_err(|e| to_py(py, e))?;
+        report_dict(py, &eudify::files::display_name(&src), &report)
     }
 }
 
@@ -162,6 +221,13 @@ fn explanation_dict<'py>(py: Python<'py>, sentence: &eudify::Explanation) -> PyR
     Ok(dict)
 }
 
+/// The spaCy component's CoNLL-U of a Doc given as [`Enhancer::enhance_spacy`] takes it
+/// (`eudify.spacy_component.doc_to_conllu`).
+#[pyfunction]
+fn spacy_conllu(table: &[u8], sents: Vec<(usize, usize)>, store: &Bound<'_, PyAny>, cache: &spacy::SpacyStrings) -> PyResult<String> {
+    Ok(spacy::DocArrays::new(table, sents, store, cache)?.conllu().0)
+}
+
 /// (file, line, message) of each problem `validate` finds.
 type Problems = Vec<(String, usize, String)>;
 
@@ -177,7 +243,7 @@ fn validate(py: Python<'_>, path: Option<PathBuf>, text: Option<String>, name: &
             (None, None) => eudify::validate::validate_reader(name, &b""[..]),
         })
         .map_err(|e| match &path {
-            Some(p) => PyErr::from(std::io::Error::new(e.kind(), format!("{}: {e}", p.display()))),
+            Some(p) => os_error(&p.display().to_string(), e),
             None => PyErr::from(e),
         })?;
     let problems = report.diagnostics.iter().map(|d| (report.name.clone(), d.line, d.message.clone())).collect();
@@ -195,9 +261,7 @@ fn evaluate(py: Python<'_>, gold: PathBuf, system: PathBuf, phenomena: bool) -> 
         Err(eudify::eval::EvalError::Parse { file, line, message } | eudify::eval::EvalError::Mismatch { file, line, message }) => {
             Err(input_error(py, &file, line, &message))
         }
-        Err(eudify::eval::EvalError::Io { file, error }) => {
-            Err(PyErr::from(std::io::Error::new(error.kind(), format!("{file}: {error}"))))
-        }
+        Err(eudify::eval::EvalError::Io { file, error }) => Err(os_error(&file, error)),
     }
 }
 
@@ -219,10 +283,12 @@ fn run_cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
 #[pymodule]
 fn _eudify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Enhancer>()?;
+    m.add_class::<spacy::SpacyStrings>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_function(wrap_pyfunction!(spacy_conllu, m)?)?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("RulesError", m.py().get_type::<RulesError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

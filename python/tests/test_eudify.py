@@ -12,6 +12,7 @@ import re
 import subprocess
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -86,7 +87,10 @@ def test_enhance_file_with_any_thread_count_equals_the_cli(cs, spacy_file, tmp_p
         summary = cs.enhance_file(spacy_file, dst, threads=threads)
         assert summary["sentences"] == 300
         assert summary["words"] > 300
-        assert "ROOT" in summary["repairs"]
+        # The CLI's report: spaCy's root label `ROOT`, repaired in every sentence.
+        assert summary["repairs"] == {"ROOT → root": 300}
+        assert summary["runaways"] == []
+        assert summary["summary"] == "eudify: 300 sentences; 300 labels repaired (ROOT → root)"
         outputs.append(dst.read_text(encoding="utf-8"))
     assert outputs == [expected] * 3
 
@@ -107,9 +111,18 @@ def test_input_error_has_file_and_line(cs, tmp_path):
     assert isinstance(caught.value, ValueError)
 
 
-def test_a_missing_file_is_an_os_error(cs, tmp_path):
-    with pytest.raises(FileNotFoundError):
-        cs.enhance_file(tmp_path / "missing.conllu", tmp_path / "out.conllu")
+def test_a_missing_file_is_an_os_error_that_reads_as_python_s_own(cs, tmp_path):
+    missing = tmp_path / "missing.conllu"
+    with pytest.raises(FileNotFoundError) as caught:
+        cs.enhance_file(missing, tmp_path / "out.conllu")
+    assert (caught.value.errno, caught.value.filename) == (2, str(missing))
+    assert str(caught.value) == f"[Errno 2] No such file or directory: '{missing}'"
+    with pytest.raises(IsADirectoryError) as caught:
+        cs.enhance_file(tmp_path, tmp_path / "out.conllu")
+    assert str(caught.value) == f"[Errno 21] Is a directory: '{tmp_path}'"
+    with pytest.raises(FileNotFoundError) as caught:
+        eudify.validate(missing)
+    assert str(caught.value) == f"[Errno 2] No such file or directory: '{missing}'"
 
 
 def test_profiles_resolve_as_the_cli_does():
@@ -322,3 +335,65 @@ def test_the_readme_example_runs():
     result = subprocess.run([sys.executable, "-c", example], cwd=REPO, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert 50 < float(result.stdout) <= 100
+
+
+ONE = "# text = Ahoj\n1\tAhoj\tahoj\tINTJ\t_\t_\t0\tROOT\t_\t_\n\n"
+
+
+def test_the_report_counts_what_was_read_and_repaired():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a repair is reported, not warned about
+        enhanced, report = eudify.Enhancer("cs").enhance_with_report(ONE + ONE.replace("Ahoj", "Nazdar"))
+    assert enhanced.count("\t0:root\t") == 2
+    assert report == {
+        "sentences": 2,
+        "words": 2,
+        "without_lemma": 0,
+        "repairs": {"ROOT → root": 2},
+        "runaways": [],
+        "summary": "eudify: 2 sentences; 2 labels repaired (ROOT → root)",
+    }
+
+
+def test_a_runaway_is_reported_with_its_position_sent_id_and_rule_and_warned(runaway_rules, tmp_path):
+    enhancer = eudify.Enhancer("test", runaway_rules)
+    text = ONE + "# sent_id = s2\n" + ONE
+    with pytest.warns(eudify.RunawayWarning) as warned:
+        enhanced, report = enhancer.enhance_with_report(text)
+    assert report["sentences"] == 2 and len(report["runaways"]) == 2
+    second = report["runaways"][1]
+    assert {k: second[k] for k in ("file", "line", "sent_id", "rule", "rule_line", "phase")} == {
+        "file": "<string>",
+        "line": 4,
+        "sent_id": "s2",
+        "rule": "grow",
+        "rule_line": 3,
+        "phase": "grow",
+    }
+    assert Path(second["rule_file"]) == runaway_rules / "test" / "test.rules"
+    assert second["message"].startswith("sentence s2: rules do not terminate: growth limit")
+    assert [str(w.message).split(": ")[0] for w in warned] == ["<string>:1", "<string>:4"]
+    assert str(warned[1].message).endswith("(sentence written with basic DEPS)")
+    # The sentences are written with the basic copy as DEPS.
+    assert enhanced.count("\t0:ROOT\t") == 0 and enhanced.count("\t0:root\t") == 2
+    src = tmp_path / "in.conllu"
+    src.write_text(text, encoding="utf-8")
+    with pytest.warns(eudify.RunawayWarning):
+        report = enhancer.enhance_file(src, tmp_path / "out.conllu")
+    assert [(r["file"], r["line"], r["sent_id"], r["rule"]) for r in report["runaways"]] == [
+        (str(src), 1, None, "grow"),
+        (str(src), 4, "s2", "grow"),
+    ]
+
+
+def test_strict_raises_on_a_runaway(runaway_rules, tmp_path):
+    enhancer = eudify.Enhancer("test", runaway_rules)
+    with pytest.raises(eudify.RunawayError) as caught:
+        enhancer.enhance(ONE + ONE, strict=True)
+    assert str(caught.value).startswith("<string>:1: rules do not terminate: growth limit")
+    assert str(caught.value).endswith("(sentence written with basic DEPS) (and 1 more)")
+    assert caught.value.report["sentences"] == 2 and len(caught.value.report["runaways"]) == 2
+    src = tmp_path / "in.conllu"
+    src.write_text(ONE, encoding="utf-8")
+    with pytest.raises(eudify.RunawayError):
+        enhancer.enhance_file(src, tmp_path / "out.conllu", strict=True)

@@ -372,7 +372,7 @@ def test_the_pipeline_saves_and_loads_with_the_component(tmp_path):
     component = loaded.get_pipe("eudify")
     assert isinstance(component, EudifyComponent)
     assert (component.lang, component.rules, component.enhancer.profile) == ("cs", str(REPO / "rules"), "cs")
-    assert loaded.config["components"]["eudify"] == {"factory": "eudify", "lang": "cs", "rules": str(REPO / "rules")}
+    assert loaded.config["components"]["eudify"] == {"factory": "eudify", "lang": "cs", "rules": str(REPO / "rules"), "strict": False}
     # The rules directory gives what the built-in rules give.
     blank = spacy.blank("cs")
     blank.add_pipe("eudify")
@@ -432,3 +432,32 @@ def test_the_worked_example(tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"{sample}: 20 sentences, ") and lines[1].endswith("system.conllu: valid")
     assert [line.split()[0] for line in lines[3:]] == ["Tokens", "Sentences", "Words", "UPOS", "UFeats", "Lemmas", "UAS", "LAS", "CLAS", "ELAS", "EULAS"]
+
+
+def test_the_doc_carries_its_report(blank_cs):
+    doc = gapping(blank_cs)
+    report = doc._.eudify_report
+    assert (report["sentences"], report["words"], report["runaways"]) == (1, 7, [])
+    # spaCy's root label, repaired in DEPS, as the CLI counts it.
+    assert report["repairs"] == {"ROOT → root": 1}
+    data = DocBin(store_user_data=True, docs=[doc]).to_bytes()
+    (copy,) = DocBin().from_bytes(data).get_docs(blank_cs.vocab)
+    # (msgpack gives lists back as tuples, as for enhanced_deps.)
+    assert {**copy._.eudify_report, "runaways": list(copy._.eudify_report["runaways"])} == report
+    assert pickle.loads(pickle.dumps(doc))._.eudify_report == report
+
+
+def test_a_runaway_in_a_doc_warns_or_with_strict_raises(runaway_rules):
+    nlp = spacy.blank("cs")
+    nlp.add_pipe("eudify", config={"lang": "test", "rules": str(runaway_rules)})
+    with pytest.warns(eudify.RunawayWarning, match="rules do not terminate"):
+        doc = parsed(nlp, words=["Ahoj", "."], heads=[0, 0], deps=["ROOT", "punct"])
+    (runaway,) = doc._.eudify_report["runaways"]
+    assert (runaway["sent_id"], runaway["line"], runaway["rule"]) == ("1", 1, "grow")
+    # Written with basic DEPS.
+    assert [t._.enhanced_deps for t in doc] == [[(None, "root")], [(0, "punct")]]
+    strict = spacy.blank("cs")
+    strict.add_pipe("eudify", config={"lang": "test", "rules": str(runaway_rules), "strict": True})
+    with pytest.raises(eudify.RunawayError) as caught:
+        parsed(strict, words=["Ahoj", "."], heads=[0, 0], deps=["ROOT", "punct"])
+    assert caught.value.report["runaways"][0]["sent_id"] == "1"

@@ -238,7 +238,8 @@ def test_the_script_in_process(spark, tmp_path, capsys):
     from eudify.spark_job import main
 
     assert main(["--lang", "cs", "--split-mb", "0.02", str(SAMPLE), str(tmp_path / "out")]) == 0
-    assert "1 files" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "1 files" in out and " sentences, " in out and "0 sentences with runaway rules" in out
     assert parts(tmp_path / "out") == cli_enhance([SAMPLE], "cs")
     bad = tmp_path / "bad.conllu"
     bad.write_bytes(SAMPLE.read_bytes().replace(b"\t0\troot\t", b"\t99\troot\t", 1))
@@ -264,3 +265,18 @@ def test_spark_submit_runs_the_script(spark, tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     assert "1 files" in result.stdout
     assert parts(out) == cli_enhance([SAMPLE], "cs")
+
+
+def test_the_summary_counts_what_eudify_reports(spark, tmp_path, runaway_rules):
+    text = SAMPLE.read_text(encoding="utf-8")
+    _, report = eudify.Enhancer("cs").enhance_with_report(text)
+    summary = eudify.spark.enhance(spark, str(SAMPLE), str(tmp_path / "out"), "cs", split_bytes=20_000)
+    assert summary["partitions"] > 1
+    for count in ("sentences", "words", "without_lemma", "repairs", "runaways"):
+        assert summary[count] == report[count], count
+    with pytest.warns(eudify.RunawayWarning):
+        summary = eudify.spark.enhance(spark, str(SAMPLE), str(tmp_path / "away"), "test", runaway_rules, split_bytes=20_000)
+    assert len(summary["runaways"]) == summary["sentences"] == report["sentences"]
+    assert {(r["file"].endswith(SAMPLE.name), r["rule"], r["line"]) for r in summary["runaways"]} == {(True, "grow", None)}
+    with pytest.raises(eudify.RunawayError):
+        eudify.spark.enhance(spark, str(SAMPLE), str(tmp_path / "strict"), "test", runaway_rules, strict=True)

@@ -202,3 +202,29 @@ def test_a_document_without_a_parse_is_refused():
     doc.sentences[0].words[0].head = None
     with pytest.raises(ValueError, match="depparse"):
         eudify.stanza.enhance(doc, "cs")
+
+
+def test_tabs_and_line_breaks_in_fields_are_cleaned_and_counted():
+    from stanza.models.common.doc import Document
+
+    words = [
+        {"id": 1, "text": "Ah\toj", "lemma": "ah\noj", "upos": "INTJ", "head": 0, "deprel": "root", "misc": "A=b\r"},
+        {"id": 2, "text": "!", "lemma": "!", "upos": "PUNCT", "head": 1, "deprel": "punct"},
+    ]
+    # Written for eudify as `Ah oj`, `ah oj`, `A=b `: the sentence stays one of two words.
+    doc = eudify.stanza.enhance(Document([words]), "cs")
+    assert [w.deps for w in doc.sentences[0].words] == ["0:root", "1:punct"]
+    # The Document's own fields are left as they were.
+    assert doc.sentences[0].words[0].text == "Ah\toj"
+    assert doc.eudify_report["repairs"] == {eudify.stanza.FIELD_CLEANED: 3}
+    assert doc.eudify_report["sentences"] == 1 and doc.eudify_report["runaways"] == []
+
+
+def test_a_runaway_names_the_documents_sentence(runaway_rules):
+    doc = CoNLL.conll2doc(input_str="# sent_id = a\n1\tAhoj\tahoj\tINTJ\t_\t_\t0\troot\t_\t_\n\n")
+    with pytest.warns(eudify.RunawayWarning):
+        eudify.stanza.enhance(doc, "test", runaway_rules)
+    (runaway,) = doc.eudify_report["runaways"]
+    assert (runaway["file"], runaway["line"], runaway["sent_id"], runaway["rule"]) == ("<stanza>", 1, "a", "grow")
+    with pytest.raises(eudify.RunawayError):
+        eudify.stanza.enhance(doc, "test", runaway_rules, strict=True)
