@@ -7,10 +7,11 @@
 //! count.)
 #![no_main]
 
+mod common;
+
 use eudify::conllu::{BlockReader, EnhancedLayer, RawBlock, Sentence};
 use eudify::engine::{Engine, WorkBudget};
 use eudify::rules::ir::{Phase, RuleSet};
-use eudify::rules::lexicon::Lexicon;
 use eudify::rules::load::check_text;
 use eudify::rules::RuleSource;
 use libfuzzer_sys::fuzz_target;
@@ -71,15 +72,6 @@ fn sentence() -> &'static Sentence {
         let mut block = RawBlock::default();
         assert!(reader.read_block(&mut block).unwrap());
         Sentence::parse(block).expect("the fixed sentence is valid")
-    })
-}
-
-fn lexicon() -> &'static Lexicon {
-    static LEXICON: OnceLock<Lexicon> = OnceLock::new();
-    LEXICON.get_or_init(|| {
-        let mut sources = eudify::rules::SourceMap::new();
-        let names = vec![("en".to_string(), None)];
-        Lexicon::load(&RuleSource::embedded(), &names, &mut sources).0
     })
 }
 
@@ -157,7 +149,7 @@ fn edge(block: &mut String, from: &str, to: &str, kind: usize, label: usize) {
 
 fuzz_target!(|data: &[u8]| {
     let text = rule_text(data);
-    let Ok(rules) = check_text("fuzz.rules", &text, lexicon()) else {
+    let Ok(rules) = check_text("fuzz.rules", &text, common::lexicon()) else {
         return;
     };
     let base = eudify::rules::load_ruleset(&RuleSource::embedded(), "basic").expect("basic loads");
