@@ -15,7 +15,7 @@ use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 /// Longest label a rule may make, in bytes (the dev treebanks' longest is 25): a label that grows
 /// at each step would otherwise cost time and memory quadratic in the steps. A longer one is cut
-/// to its longest prefix of whole parts that fits ([`within_label_limit`]).
+/// to its longest prefix of whole parts that fits (`within_label_limit`).
 pub const MAX_LABEL_BYTES: usize = 200;
 
 /// Applies `actions` for `binding` (extended with the empty nodes the actions create),
