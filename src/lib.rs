@@ -73,6 +73,7 @@ pub use ud::Repairs;
 /// relation case-folded to a UD one).
 pub mod repair_kinds {
     pub use crate::ud::repairs::{
-        NOT_A_RELATION, PART_DROPPED, ROOT_EDGE, ROOT_ELSEWHERE, TEXT_CLEANED, TEXT_DROPPED,
+        LABEL_SHORTENED, NOT_A_RELATION, PART_DROPPED, ROOT_EDGE, ROOT_ELSEWHERE, TEXT_CLEANED,
+        TEXT_DROPPED,
     };
 }

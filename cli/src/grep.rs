@@ -64,6 +64,12 @@ pub fn run(args: GrepArgs) -> Result<u8> {
                 eudify::text::count(counts.runaways as u64, "sentence")
             );
         }
+        if counts.cut_short > 0 {
+            eprintln!(
+                "{name}: {} searched only in part (the pattern's search spent its work budget: see `eudify check` on it)",
+                eudify::text::count(counts.cut_short as u64, "sentence")
+            );
+        }
         totals.push((name, counts));
     }
     if args.count {

@@ -4,6 +4,7 @@
 use eudify::conllu::{BlockReader, RawBlock};
 
 /// The input's blocks, as the pipeline sees them.
+#[allow(dead_code)] // not every target reads CoNLL-U input
 pub fn blocks(input: &[u8]) -> Vec<RawBlock> {
     let mut reader = BlockReader::new(input);
     let mut out = Vec::new();
@@ -33,4 +34,21 @@ pub fn all_but_deps(text: &[u8]) -> Vec<Vec<u8>> {
             cols.join(&b'\t')
         })
         .collect()
+}
+
+/// The English lexicons, loaded once: the rule-text targets check their rules against them.
+#[allow(dead_code)] // only the rule-text targets check rules
+pub fn lexicon() -> &'static eudify::rules::lexicon::Lexicon {
+    static LEXICON: std::sync::OnceLock<eudify::rules::lexicon::Lexicon> =
+        std::sync::OnceLock::new();
+    LEXICON.get_or_init(|| {
+        let mut sources = eudify::rules::SourceMap::new();
+        let names = vec![("en".to_string(), None)];
+        eudify::rules::lexicon::Lexicon::load(
+            &eudify::rules::RuleSource::embedded(),
+            &names,
+            &mut sources,
+        )
+        .0
+    })
 }

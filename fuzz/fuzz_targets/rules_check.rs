@@ -2,13 +2,13 @@
 //! check clean are compiled and run on a fixed sentence (the step limit bounds the work).
 #![no_main]
 
+mod common;
+
 use eudify::conllu::{BlockReader, EnhancedLayer, RawBlock, Sentence};
 use eudify::rules::ir::{Phase, RuleSet};
-use eudify::rules::lexicon::Lexicon;
 use eudify::rules::load::check_text;
 use eudify::rules::RuleSource;
 use libfuzzer_sys::fuzz_target;
-use std::sync::OnceLock;
 
 const SENTENCE: &str = "1\tShe\tshe\tPRON\t_\tCase=Nom\t2\tnsubj\t_\t_\n\
 2\twants\twant\tVERB\t_\t_\t0\troot\t_\t_\n\
@@ -20,18 +20,9 @@ const SENTENCE: &str = "1\tShe\tshe\tPRON\t_\tCase=Nom\t2\tnsubj\t_\t_\n\
 8\tin\tin\tADP\t_\t_\t9\tcase\t_\t_\n\
 9\ttown\ttown\tNOUN\t_\tCase=Loc\t4\tobl\t_\t_\n\n";
 
-fn lexicon() -> &'static Lexicon {
-    static LEXICON: OnceLock<Lexicon> = OnceLock::new();
-    LEXICON.get_or_init(|| {
-        let mut sources = eudify::rules::SourceMap::new();
-        let names = vec![("en".to_string(), None)];
-        Lexicon::load(&RuleSource::embedded(), &names, &mut sources).0
-    })
-}
-
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let rules = match check_text("fuzz.rules", &text, lexicon()) {
+    let rules = match check_text("fuzz.rules", &text, common::lexicon()) {
         Ok(rules) => rules,
         Err(error) => {
             let _ = error.render();
@@ -40,7 +31,14 @@ fuzz_target!(|data: &[u8]| {
     };
     // Every checked rule, in one phase, on the fixed sentence.
     let base = eudify::rules::load_ruleset(&RuleSource::embedded(), "basic").expect("basic loads");
-    let rule_set = RuleSet { phases: vec![Phase { name: "fuzz".into(), rules, joined: false }], ..base };
+    let rule_set = RuleSet {
+        phases: vec![Phase {
+            name: "fuzz".into(),
+            rules,
+            joined: false,
+        }],
+        ..base
+    };
     let enhancer = eudify::engine::Engine::new(&rule_set);
     let mut reader = BlockReader::new(SENTENCE.as_bytes());
     let mut block = RawBlock::default();

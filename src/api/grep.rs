@@ -191,6 +191,10 @@ pub struct SearchCounts {
     /// Sentences whose rules ran away ([`Pattern::for_profile`] only): searched in their basic
     /// copy, as `enhance` writes them.
     pub runaways: usize,
+    /// Sentences searched only in part: the pattern's search spent the work budget the rules
+    /// have per sentence (a pattern whose cost grows as a high power of the sentence, which
+    /// `check` warns about); the matches found in them are reported.
+    pub cut_short: usize,
 }
 
 /// [`Pattern::search_str`]'s result: every sentence with a match, and the counts.
@@ -340,7 +344,7 @@ impl Pattern {
             seen.clear();
             found.clear();
             let match_vars = self.query.match_vars();
-            self.query.search(&graph, &mut workspace, &mut |binding| {
+            let whole = self.query.search(&graph, &mut workspace, &mut |binding| {
                 if seen.insert((binding.nodes[..match_vars].to_vec(), binding.edges.clone())) {
                     let mut kept = Binding::default();
                     kept.keep(binding, &graph);
@@ -348,6 +352,7 @@ impl Pattern {
                 }
                 true
             });
+            counts.cut_short += usize::from(!whole);
             let go_on = if found.is_empty() {
                 true
             } else {
@@ -545,6 +550,23 @@ mod tests {
                 .matches,
             0
         );
+    }
+
+    /// A pattern whose search grows as n⁵ (five children of one head, an agreement that fails
+    /// only when all are bound) on an 80-word flat sentence: cut short by the work budget,
+    /// and counted.
+    #[test]
+    fn a_costly_search_is_cut_short_and_counted() {
+        let mut text = String::from("1\th\th\tVERB\t_\t_\t0\troot\t0:root\t_\n");
+        for n in 2..=80 {
+            let case = if n % 2 == 0 { "Nom" } else { "Acc" };
+            text.push_str(&format!("{n}\tw\tw\tNOUN\t_\tCase={case}\t1\tdep\t1:dep\t_\n"));
+        }
+        text.push('\n');
+        let pattern = "match { H -[*]-> A; H -[*]-> B; H -[*]-> C; H -[*]-> D; H -[*]-> E; A.Case != E.Case; A.Case != E.Case; }";
+        let found = Pattern::new(pattern).unwrap().search_str(&text).unwrap();
+        assert_eq!(found.counts.cut_short, 1);
+        assert!(found.matches > 0, "what was found before the budget ran out is reported");
     }
 
     #[test]

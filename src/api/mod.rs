@@ -93,6 +93,15 @@ impl Enhancer {
         })
     }
 
+    /// The same enhancer with a search budget of `per_word` candidate bindings per word of a
+    /// sentence (one counted as at least ten words long; default 10,000): a sentence whose
+    /// rules search more is written with basic DEPS and reported as a runaway. A rule folder
+    /// whose searches need more on long sentences may raise it; tests lower it.
+    pub fn with_search_budget(mut self, per_word: u64) -> Enhancer {
+        self.engine.work_budget = engine::WorkBudget { per_word };
+        self
+    }
+
     /// The profile the code resolved to.
     pub fn profile(&self) -> &str {
         &self.profile

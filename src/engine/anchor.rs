@@ -556,6 +556,7 @@ mod tests {
                     &mut lemmas,
                     &compiled.plan,
                     &mut binding,
+                    &mut crate::engine::search::Budget::new(u64::MAX),
                 );
                 assert_eq!(found, matches, "{name}: {rows:?}");
                 let kinds = Kinds::of(&graph);

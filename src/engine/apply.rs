@@ -14,7 +14,8 @@ use crate::ud::{push_feature_value, push_label_text, TextFix};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
 
 /// Longest label a rule may make, in bytes (the dev treebanks' longest is 25): a label that grows
-/// at each step would otherwise cost time and memory quadratic in the steps.
+/// at each step would otherwise cost time and memory quadratic in the steps. A longer one is cut
+/// to its longest prefix of whole parts that fits (`within_label_limit`).
 pub const MAX_LABEL_BYTES: usize = 200;
 
 /// Applies `actions` for `binding` (extended with the empty nodes the actions create),
@@ -41,7 +42,7 @@ pub fn apply(
                 if from == to {
                     continue;
                 }
-                if let Some(label) = label_of(graph, lemmas, template, binding, label, changes) {
+                if let Some(label) = label_of(graph, lemmas, template, binding, label) {
                     if let Some(code) = graph.add_edge(from, to, label, origin) {
                         changes.added(from, to, code, label);
                         changed = true;
@@ -69,7 +70,7 @@ pub fn apply(
                 label: test,
                 new_label,
             } => {
-                if let Some(label) = label_of(graph, lemmas, new_label, binding, label, changes) {
+                if let Some(label) = label_of(graph, lemmas, new_label, binding, label) {
                     let (from, to) = (binding.node(*from), binding.node(*to));
                     for edge in matching_edges(graph, from, to, test, binding) {
                         if let Some((old, new)) = graph.relabel(edge, label, origin) {
@@ -186,16 +187,14 @@ fn matching_edges(
         .collect()
 }
 
-/// The label a template gives for `binding` (`None`: a required part has no value, or the
-/// label is too long — noted in `changes` — and the action is skipped for this match). `out`
-/// holds the text while it is built.
+/// The label a template gives for `binding` (`None`: a required part has no value, and the
+/// action is skipped for this match). `out` holds the text while it is built.
 fn label_of(
     graph: &mut SentenceGraph,
     lemmas: &Lemmas,
     template: &Template,
     binding: &Binding,
     out: &mut String,
-    changes: &mut Changes,
 ) -> Option<Label> {
     // `{e.label}` alone, as in `H =[e.label]=> N`: the matched label itself, no text built.
     if let [TemplatePart {
@@ -221,13 +220,27 @@ fn label_of(
     if !rendered {
         return None;
     }
-    // Checked before interning: a label that grows each step is never stored.
+    // Cut before interning: a label that grows each step is never stored.
     if out.len() > MAX_LABEL_BYTES {
-        changes.label_too_long = true;
-        return None;
+        graph.note_repair(crate::ud::repairs::LABEL_SHORTENED);
+        let kept = within_label_limit(out)?;
+        out.truncate(kept);
     }
     // Interning repairs what the parts' cleaning cannot see: a label of too many parts.
     Some(graph.intern(out))
+}
+
+/// The length of the longest prefix of whole parts of `label` (`obl`, `obl:arg`…) that fits in
+/// [`MAX_LABEL_BYTES`]: an over-long label keeps its relation and the subtypes before the part
+/// that made it too long (most often a marker of many words: `obl:arg:<marker>` → `obl:arg`),
+/// as a linguist would rather have the edge with a coarser label than lose it. `None` when not
+/// even the relation fits (the action is then skipped).
+fn within_label_limit(label: &str) -> Option<usize> {
+    // A colon just past the limit still ends a prefix that fits.
+    label.as_bytes()[..label.len().min(MAX_LABEL_BYTES + 1)]
+        .iter()
+        .rposition(|&b| b == b':')
+        .filter(|&colon| colon > 0)
 }
 
 /// What cleaning the input text in a label's parts did ([`crate::ud::push_label_text`]).
@@ -475,5 +488,22 @@ mod tests {
             templates > 50 && rendered > 100 && repaired > 0,
             "{templates} templates, {rendered} rendered, {repaired} repaired"
         );
+    }
+
+    /// An over-long label keeps its longest prefix of whole parts within the limit; one whose
+    /// relation alone is too long has none.
+    #[test]
+    fn an_over_long_label_is_cut_after_its_last_whole_part_that_fits() {
+        let marker = "x".repeat(MAX_LABEL_BYTES);
+        fn cut(label: &str) -> Option<&str> {
+            within_label_limit(label).map(|n| &label[..n])
+        }
+        assert_eq!(cut(&format!("obl:arg:{marker}")), Some("obl:arg"));
+        assert_eq!(cut(&format!("obl:{marker}")), Some("obl"));
+        // A label of exactly the limit before its last colon keeps everything before it.
+        let fits = format!("obl:{}", "y".repeat(MAX_LABEL_BYTES - 4));
+        assert_eq!(cut(&format!("{fits}:z")), Some(fits.as_str()));
+        assert_eq!(cut(&marker), None);
+        assert_eq!(cut(&format!(":{marker}")), None);
     }
 }

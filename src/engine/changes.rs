@@ -20,9 +20,6 @@ pub struct Changes {
     /// Whether to record `added`: the seeds of the next round's delta plans. A phase whose
     /// rules have none needs only the relation sets.
     pub seeds: bool,
-    /// An action made a label longer than [`super::apply::MAX_LABEL_BYTES`] (and was skipped): the
-    /// engine stops the sentence as a runaway.
-    pub label_too_long: bool,
 }
 
 /// An edge a round added or relabelled: a seed for the next round's delta plans.
@@ -45,7 +42,6 @@ impl Changes {
         self.added_relations = 0;
         self.nodes = false;
         self.added.clear();
-        self.label_too_long = false;
     }
 
     /// An edge with this [`crate::graph::relation_code`] was removed or relabelled away from.

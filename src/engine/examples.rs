@@ -52,12 +52,18 @@ impl Engine {
         seed_from_deps(&mut graph, &sentence);
         let limits = super::Limits {
             steps: super::rounds::STEPS_FLOOR,
-            ..super::Limits::of(&graph)
+            ..super::Limits::of(&graph, self.work_budget)
         };
         let mut workspace = super::Workspace::default();
         self.prepare(&mut workspace);
-        self.run_phase(&mut graph, &[rule], &mut 0, limits, &mut workspace)
-            .map_err(|e| e.to_string())?;
+        self.run_phase(
+            &mut graph,
+            &[rule],
+            &mut super::Spent::new(limits),
+            limits,
+            &mut workspace,
+        )
+        .map_err(|e| e.to_string())?;
         let mut layer = EnhancedLayer::default();
         graph.write_layer(&mut layer);
         let mut out = Vec::new();

@@ -48,7 +48,7 @@ use rule::CompiledRule;
 use std::ops::Range;
 
 pub use apply::{render, TextFixes, MAX_LABEL_BYTES};
-pub use rounds::{Limit, Limits};
+pub use rounds::{Limit, Limits, Spent, WorkBudget};
 
 /// Everything needed to enhance sentences for one profile; shared by all threads.
 #[derive(Debug, Default)]
@@ -63,6 +63,8 @@ pub struct Engine {
     /// Search every rule whole in every round, not from the edges the last round added. Slower,
     /// same result: the reference the semi-naive rounds are tested against.
     pub exhaustive_rounds: bool,
+    /// The search work each sentence may spend ([`Limits::work`]).
+    pub work_budget: WorkBudget,
     /// The lemmas of forms, for words without a lemma (the lexicons' `[lemmas]`).
     form_lemmas: std::sync::Arc<crate::rules::lexicon::FormLemmas>,
 }
@@ -121,9 +123,9 @@ impl std::fmt::Display for StepLimitError {
         let what = match self.limit {
             Limit::Steps(n) => format!("step limit ({n}) reached"),
             Limit::Growth(n) => format!("growth limit ({n} nodes and edges gained) reached"),
-            Limit::LabelBytes(n) => {
+            Limit::Work(n) => {
                 let (phase, rule, location) = (&self.phase, &self.rule, &self.location);
-                return write!(f, "a rule made a label longer than {n} bytes in phase '{phase}': {rule} ({location})");
+                return write!(f, "rules search too long: search budget ({n} candidate bindings) spent in phase '{phase}'; rule searched: {rule} ({location})");
             }
         };
         write!(
@@ -166,6 +168,7 @@ impl Engine {
             stages,
             profile: rule_set.profile.clone(),
             exhaustive_rounds: false,
+            work_budget: WorkBudget::default(),
             form_lemmas: std::sync::Arc::clone(&rule_set.lexicons.form_lemmas),
         }
     }
@@ -211,9 +214,9 @@ impl Engine {
         graph: &mut SentenceGraph,
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
-        let limits = Limits::of(graph);
+        let limits = Limits::of(graph, self.work_budget);
         self.prepare(workspace);
-        let mut steps = 0;
+        let mut spent = Spent::new(limits);
         // Before a phase's rounds, its rules are told what the basic tree holds (the enhanced
         // graph may hold anything by the time they run, and rounds check that part): a rule the
         // sentence cannot match is not tried in any round, and a phase without such rules is
@@ -237,7 +240,7 @@ impl Engine {
                     .filter(|&r| self.rules[r].anchor.admits_tree(sentence, &workspace.tree)),
             );
             if !candidates.is_empty() {
-                result = self.run_phase(graph, &candidates, &mut steps, limits, workspace);
+                result = self.run_phase(graph, &candidates, &mut spent, limits, workspace);
                 if result.is_err() {
                     break;
                 }
@@ -253,15 +256,15 @@ impl Engine {
     }
 
     /// Runs the given rules (indices into `rules`: a phase's, or a group's) to one fixpoint, in a
-    /// `workspace` made ready for the sentence ([`Engine::prepare`]). `steps` counts the rule
-    /// applications of the sentence so far. Rounds check only the part of an anchor they change
+    /// `workspace` made ready for the sentence ([`Engine::prepare`]). `spent` counts the rule
+    /// applications and search work of the sentence so far. Rounds check only the part of an anchor they change
     /// ([`anchor::Anchor::admits_graph`]): a rule whose anchor the basic tree rules out
     /// ([`anchor::Anchor::admits_tree`]) is searched in vain, and is best left out.
     pub fn run_phase(
         &self,
         graph: &mut SentenceGraph,
         rules: &[usize],
-        steps: &mut usize,
+        spent: &mut Spent,
         limits: Limits,
         workspace: &mut Workspace,
     ) -> Result<(), StepLimitError> {
@@ -274,7 +277,7 @@ impl Engine {
             .run(
                 graph,
                 &mut workspace.lemmas,
-                steps,
+                spent,
                 limits,
                 &mut workspace.rounds,
             )

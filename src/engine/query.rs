@@ -7,7 +7,8 @@ use super::kinds::{Kinds, TreeKinds};
 use super::lemmas::Lemmas;
 use super::lower::compile;
 use super::rule::CompiledRule;
-use super::search::search;
+use super::rounds::WorkBudget;
+use super::search::{search, Budget};
 use crate::graph::SentenceGraph;
 use crate::rules::ir::CheckedRule;
 use crate::rules::lexicon::FormLemmas;
@@ -48,36 +49,34 @@ impl Query {
         self.compiled.match_vars
     }
 
-    /// Calls `found` with each match of the pattern in `graph` (each distinct binding of the
-    /// match block's nodes and named edges once), until it returns false. Sentences the
-    /// pattern's anchor rules out are not searched.
+    /// Calls `found` with each match of the pattern in `graph` until it returns false.
+    /// Sentences the pattern's anchor rules out are not searched. The search tries at most the
+    /// candidates the rules' default [`WorkBudget`] gives the sentence: false when it spent them
+    /// all (the matches found are then not all there are).
     pub fn search(
         &self,
         graph: &SentenceGraph,
         workspace: &mut QueryWorkspace,
         found: &mut dyn FnMut(&Binding) -> bool,
-    ) {
+    ) -> bool {
         let compiled = &self.compiled;
         let kinds = Kinds::of(graph);
         if !compiled.anchor.admits_graph(kinds) {
-            return;
+            return true;
         }
         workspace.tree.fill(graph);
         if !compiled.anchor.admits_tree(kinds, &workspace.tree) {
-            return;
+            return true;
         }
         workspace.lemmas.start(&self.form_lemmas);
         let QueryWorkspace {
             lemmas, binding, ..
         } = workspace;
         binding.reset(compiled.vars, compiled.edge_vars);
-        search(
-            graph,
-            lemmas,
-            &compiled.plan,
-            &compiled.withouts,
-            binding,
-            found,
-        );
+        let words = graph.word_count() as usize;
+        let mut budget = Budget::new(WorkBudget::default().for_words(words));
+        let (plan, withouts) = (&compiled.plan, &compiled.withouts);
+        search(graph, lemmas, plan, withouts, binding, &mut budget, found);
+        !budget.exhausted()
     }
 }

@@ -5,13 +5,13 @@
 //! ([`Fired`]); a rule set that keeps creating matches is stopped by the sentence's
 //! [`Limits`].
 
-use super::apply::{apply, MAX_LABEL_BYTES};
+use super::apply::apply;
 use super::binding::{Binding, EdgeRefId};
 use super::changes::Changes;
 use super::kinds::Kinds;
 use super::lemmas::Lemmas;
 use super::rule::CompiledRule;
-use super::search::search;
+use super::search::{search, Budget};
 use crate::graph::{Origin, SentenceGraph};
 
 /// Rule applications allowed per sentence: a fixed floor plus a share per word, far above what
@@ -25,25 +25,74 @@ const STEPS_PER_WORD: usize = 50;
 const GROWTH_FLOOR: usize = 1_000;
 const GROWTH_PER_WORD: usize = 10;
 
+/// Search work allowed per sentence ([`Budget`]: candidate bindings tried, by every search of
+/// every rule in every round): `per_word × (words + 10)`, a sentence counted as at least ten
+/// words long. At the default (10,000) the dev treebanks' costliest sentence spends well under
+/// a hundredth of its budget, and a pattern whose search grows as a high power of the
+/// sentence's length is stopped within a fraction of a second.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WorkBudget {
+    pub per_word: u64,
+}
+
+/// The words a sentence counts as besides its own ([`WorkBudget`]).
+const WORK_FLOOR_WORDS: u64 = 10;
+
+impl Default for WorkBudget {
+    fn default() -> WorkBudget {
+        WorkBudget { per_word: 10_000 }
+    }
+}
+
+impl WorkBudget {
+    /// The candidates a sentence of `words` words may try.
+    pub fn for_words(self, words: usize) -> u64 {
+        self.per_word
+            .saturating_mul((words as u64).saturating_add(WORK_FLOOR_WORDS))
+    }
+}
+
 /// What a sentence's enhancement may spend before it is stopped as a runaway: rule
-/// applications, and nodes plus edges gained over the basic tree. Labels are bounded by
-/// [`MAX_LABEL_BYTES`].
+/// applications, nodes plus edges gained over the basic tree, and search work. Labels are
+/// bounded by [`super::apply::MAX_LABEL_BYTES`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     pub steps: usize,
     pub growth: usize,
+    /// Candidate bindings the searches may try ([`WorkBudget`]).
+    pub work: u64,
     /// Nodes plus edges of the graph before any rule ran.
     pub base: usize,
 }
 
 impl Limits {
-    /// The limits of `graph`'s sentence, as the graph is now (its basic tree).
-    pub fn of(graph: &SentenceGraph) -> Limits {
+    /// The limits of `graph`'s sentence, as the graph is now (its basic tree), with `work` the
+    /// search work allowed.
+    pub fn of(graph: &SentenceGraph, work: WorkBudget) -> Limits {
         let words = graph.word_count() as usize;
         Limits {
             steps: STEPS_FLOOR + STEPS_PER_WORD * words,
             growth: GROWTH_FLOOR + GROWTH_PER_WORD * words,
+            work: work.for_words(words),
             base: graph_size(graph),
+        }
+    }
+}
+
+/// What a sentence's enhancement has spent so far, across its stages: rule applications, and
+/// the search work left.
+#[derive(Copy, Clone, Debug)]
+pub struct Spent {
+    pub steps: usize,
+    pub work: Budget,
+}
+
+impl Spent {
+    /// Nothing spent yet, under `limits`.
+    pub fn new(limits: Limits) -> Spent {
+        Spent {
+            steps: 0,
+            work: Budget::new(limits.work),
         }
     }
 }
@@ -59,8 +108,8 @@ pub enum Limit {
     Steps(usize),
     /// Nodes plus edges gained.
     Growth(usize),
-    /// Bytes of one label.
-    LabelBytes(usize),
+    /// Candidate bindings tried by the searches.
+    Work(u64),
 }
 
 /// Rounds that reached a limit: the rule (an index into the rules) applied or found last.
@@ -112,13 +161,12 @@ pub struct Rounds<'r> {
 }
 
 impl Rounds<'_> {
-    /// Runs the stage on `graph` to a fixpoint. `steps` counts the rule applications of the
-    /// sentence so far.
+    /// Runs the stage on `graph` to a fixpoint. `spent` counts what the sentence spent so far.
     pub fn run(
         &self,
         graph: &mut SentenceGraph,
         lemmas: &mut Lemmas,
-        steps: &mut usize,
+        spent: &mut Spent,
         limits: Limits,
         buffers: &mut RoundBuffers,
     ) -> Result<(), Runaway> {
@@ -132,6 +180,10 @@ impl Rounds<'_> {
             changes,
             last,
         } = buffers;
+        let Spent {
+            steps,
+            work: budget,
+        } = spent;
         // Clearing a hash table costs its capacity even when it is empty.
         if !fired.is_empty() {
             fired.clear();
@@ -145,6 +197,8 @@ impl Rounds<'_> {
             // Every match found is applied: finding more than the steps left is a runaway, found
             // before the matches fill memory.
             let over_limit = std::cell::Cell::new(None);
+            // The rule whose search spent the budget, if one did.
+            let mut searched_last = 0;
             for &r in rules {
                 let compiled = &all[r];
                 let search_whole = first_round || exhaustive || compiled.must_search_whole(last);
@@ -183,9 +237,11 @@ impl Rounds<'_> {
                         &compiled.plan,
                         &compiled.withouts,
                         binding,
+                        budget,
                         &mut found,
                     );
-                    if over_limit.get().is_some() {
+                    if over_limit.get().is_some() || budget.exhausted() {
+                        searched_last = r;
                         break;
                     }
                     continue;
@@ -201,15 +257,24 @@ impl Rounds<'_> {
                         }
                         binding.nodes[test.from] = Some(head);
                         binding.nodes[test.to] = Some(dependent);
-                        search(graph, lemmas, plan, &compiled.withouts, binding, &mut found);
+                        search(
+                            graph,
+                            lemmas,
+                            plan,
+                            &compiled.withouts,
+                            binding,
+                            budget,
+                            &mut found,
+                        );
                         binding.nodes[test.from] = None;
                         binding.nodes[test.to] = None;
-                        if over_limit.get().is_some() {
+                        if over_limit.get().is_some() || budget.exhausted() {
                             break;
                         }
                     }
                 }
-                if over_limit.get().is_some() {
+                if over_limit.get().is_some() || budget.exhausted() {
+                    searched_last = r;
                     break;
                 }
             }
@@ -217,6 +282,12 @@ impl Rounds<'_> {
                 return Err(Runaway {
                     rule,
                     limit: Limit::Steps(limits.steps),
+                });
+            }
+            if budget.exhausted() {
+                return Err(Runaway {
+                    rule: searched_last,
+                    limit: Limit::Work(limits.work),
                 });
             }
             first_round = false;
@@ -243,12 +314,6 @@ impl Rounds<'_> {
                             limit: Limit::Growth(limits.growth),
                         });
                     }
-                }
-                if changes.label_too_long {
-                    return Err(Runaway {
-                        rule,
-                        limit: Limit::LabelBytes(MAX_LABEL_BYTES),
-                    });
                 }
             }
             // An unchanged graph has no match that was not found already; nor has a graph whose

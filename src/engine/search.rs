@@ -15,7 +15,45 @@ use crate::graph::{Label, SentenceGraph};
 use petgraph::stable_graph::NodeIndex;
 use petgraph::visit::{EdgeRef, IntoEdgeReferences};
 
-/// Calls `found` for each complete match of `plan` extending `binding`, until it returns false.
+/// The search work a sentence may still do: candidate bindings it may try (a node for a
+/// scanned variable, an edge for a pattern edge, whether it then passes its tests or not;
+/// `without` searches included). Each candidate costs at most a node's degree more, so the
+/// budget bounds the time of any pattern, whatever power of the sentence's length its
+/// search would take. Once spent, every search stops at once and says so
+/// ([`Budget::exhausted`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    left: u64,
+    exhausted: bool,
+}
+
+impl Budget {
+    pub fn new(candidates: u64) -> Budget {
+        Budget {
+            left: candidates,
+            exhausted: false,
+        }
+    }
+
+    /// Whether a search wanted to try a candidate past the budget (and was stopped).
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
+    }
+
+    /// Counts one candidate; false (and exhausted from now on) when none is left.
+    #[inline]
+    fn spend(&mut self) -> bool {
+        if self.left == 0 {
+            self.exhausted = true;
+            return false;
+        }
+        self.left -= 1;
+        true
+    }
+}
+
+/// Calls `found` for each complete match of `plan` extending `binding`, until it returns false
+/// or `budget` is spent ([`Budget::exhausted`]: the matches found are then not all there are).
 /// `withouts` are checked on each complete match (a match of any of them rejects it). Lemma
 /// tests read `lemmas`.
 pub fn search(
@@ -24,6 +62,7 @@ pub fn search(
     plan: &Plan,
     withouts: &[Plan],
     binding: &mut Binding,
+    budget: &mut Budget,
     found: &mut dyn FnMut(&Binding) -> bool,
 ) {
     if !plan.before.is_empty() && !passes(graph, lemmas, plan, &plan.before, binding) {
@@ -35,20 +74,23 @@ pub fn search(
         plan,
         withouts,
         binding,
+        budget,
         found,
     }
     .step(0);
 }
 
-/// Whether `plan` has at least one match extending `binding`.
+/// Whether `plan` has at least one match extending `binding` (false as well when `budget` ran
+/// out first: the caller reads [`Budget::exhausted`]).
 pub fn exists(
     graph: &SentenceGraph,
     lemmas: &mut Lemmas,
     plan: &Plan,
     binding: &mut Binding,
+    budget: &mut Budget,
 ) -> bool {
     let mut any = false;
-    search(graph, lemmas, plan, &[], binding, &mut |_| {
+    search(graph, lemmas, plan, &[], binding, budget, &mut |_| {
         any = true;
         false
     });
@@ -75,6 +117,7 @@ struct Search<'s, 'g> {
     plan: &'s Plan,
     withouts: &'s [Plan],
     binding: &'s mut Binding,
+    budget: &'s mut Budget,
     found: &'s mut dyn FnMut(&Binding) -> bool,
 }
 
@@ -89,8 +132,12 @@ impl Search<'_, '_> {
                     .outer_anchors
                     .iter()
                     .all(|(v, a)| binding.nodes[*v].is_none_or(|n| a.admits(graph, n)));
-                if possible && exists(graph, self.lemmas, without, self.binding) {
+                if possible && exists(graph, self.lemmas, without, self.binding, self.budget) {
                     return true;
+                }
+                // A without search cut short proves nothing: the match is not kept.
+                if self.budget.exhausted() {
+                    return false;
                 }
             }
             return (self.found)(self.binding);
@@ -104,6 +151,9 @@ impl Search<'_, '_> {
                     0
                 };
                 for node in graph.nodes().skip(skip) {
+                    if !self.budget.spend() {
+                        return false;
+                    }
                     if self.binding.is_used(node) {
                         continue;
                     }
@@ -267,6 +317,9 @@ impl Search<'_, '_> {
         edge: usize,
         (from, to, id, code, label): Candidate,
     ) -> bool {
+        if !self.budget.spend() {
+            return false;
+        }
         let (graph, plan) = (self.graph, self.plan);
         let info = &plan.edge_info[edge];
         if info.from == info.to && from != to {
@@ -488,6 +541,7 @@ mod tests {
                 &compiled.plan,
                 &compiled.withouts,
                 &mut binding,
+                &mut Budget::new(u64::MAX),
                 &mut |_| {
                     count += 1;
                     true

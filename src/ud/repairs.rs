@@ -14,6 +14,9 @@ pub const TEXT_DROPPED: &str = "marker dropped";
 pub const NOT_A_RELATION: &str = "not a UD relation → dep";
 /// Parts of a label that do not fit UD's grammar were left out (`obl:x:y:z:w` → `obl:x:y:z`).
 pub const PART_DROPPED: &str = "label part dropped";
+/// A label a rule made was longer than the engine allows (200 bytes): cut to its longest
+/// prefix of whole parts that fits (`obl:arg:<a marker of many words>` → `obl:arg`).
+pub const LABEL_SHORTENED: &str = "over-long label shortened";
 /// The word attached to the root had another relation than `root`.
 pub const ROOT_EDGE: &str = "relation from 0 → root";
 /// A word not attached to the root had the relation `root`.

@@ -158,7 +158,7 @@ mod tests {
     #[test]
     fn descents_stay_on_basic_edges_within_bounds() {
         assert_eq!(
-            resolving("match { H =[*]=>+ N;  H -[*]->{0,3} M;  H -[*]->{1,40} K; } do { add H =[dep]=> N; }"),
+            resolving("match { H =[*]=>+ N;  H -[obj]->{0,3} M;  H -[*]->{1,40} K; } do { add H =[dep]=> N; }"),
             [
                 "error: a descent follows basic edges only: write `-[..]->+`, not `=[..]=>+`",
                 "error: a descent has at least one edge (`{1,n}`): the two ends are distinct nodes",

@@ -9,7 +9,7 @@
 //! [`super`] run from [`rule`] in the order a reader meets what they check.
 
 use super::guards;
-use super::{connectivity, contradictions, examples, names, Context, Scope};
+use super::{connectivity, contradictions, cost, examples, names, Context, Scope};
 use crate::rules::ast::{OrderConstraint, OrderOperand, Pattern, Rule, Span};
 use crate::rules::diagnostic::Diagnostic;
 use crate::rules::ir::{
@@ -130,6 +130,8 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
         let (pattern, mut scope) = self.pattern(&rule.pattern, &empty, VarOrigin::Match);
         self.diagnostics
             .extend(connectivity::connected(&rule.pattern, &empty));
+        self.diagnostics
+            .extend(cost::search_cost(&rule.pattern, &empty));
         self.diagnostics.extend(contradictions::block(
             &[&rule.pattern],
             &pattern,
@@ -143,6 +145,7 @@ impl<'c, 'a> RuleChecker<'c, 'a> {
             let (checked, local) = self.pattern(without, &scope, VarOrigin::Without(i));
             self.diagnostics
                 .extend(connectivity::connected(without, &scope));
+            self.diagnostics.extend(cost::search_cost(without, &scope));
             for name in local.keys().filter(|n| !scope.contains_key(*n)) {
                 self.without_only.insert(name.clone());
             }

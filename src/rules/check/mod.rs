@@ -14,6 +14,8 @@
 //!   label templates, each resolved while [`lower`] lowers the rule to the IR (an error is
 //!   found where a name fails to resolve);
 //! * [`connectivity`]: every variable of a block tied to the others by edges;
+//! * [`cost`] (warnings): blocks whose search grows as a high power of the sentence's length
+//!   (variables tied only by edges any relation passes; two words both immediately before one);
 //! * [`contradictions`]: blocks that can never match (no value satisfies a field's tests, two
 //!   basic heads, an edge required and forbidden, a word-order cycle) and `without` blocks that
 //!   are empty or always match;
@@ -25,6 +27,7 @@
 pub mod actions;
 pub mod connectivity;
 pub mod contradictions;
+pub mod cost;
 pub mod examples;
 pub mod fields;
 pub mod guards;
