@@ -15,7 +15,7 @@ pub fn run(args: ValidateArgs) -> Result<u8> {
     let mut stdout = io::stdout().lock();
     for path in &args.files {
         let name = display_name(path);
-        let report = eudify::validate::validate_file(path)
+        let report = eudify::validate::validate_file_with_limits(path, args.limits.limits())
             .with_context(|| format!("{name}: cannot read"))?;
         report.write_to(&mut stderr.lock())?;
         let sentences = count(report.sentences as u64, "sentence");

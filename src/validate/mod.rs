@@ -19,7 +19,7 @@ mod checks;
 
 use checks::{has_enhanced_graph, validate_sentence};
 
-use crate::conllu::{input, BlockReader, ParseError, RawBlock, Sentence};
+use crate::conllu::{input, BlockReader, Limits, ParseError, RawBlock, Sentence, TooLarge};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
@@ -225,13 +225,37 @@ fn is_blank_block(bytes: &[u8]) -> bool {
 
 /// Validates every sentence of `input`, reading it one block at a time.
 pub fn validate_reader(name: &str, input: impl BufRead) -> io::Result<Report> {
-    let mut reader = BlockReader::new(input);
+    validate_reader_with_limits(name, input, Limits::default())
+}
+
+/// [`validate_reader`] with other size [`Limits`]: a sentence past one is an error, and one
+/// over [`Limits::max_sentence_bytes`] is skipped without being held whole.
+pub fn validate_reader_with_limits(
+    name: &str,
+    input: impl BufRead,
+    limits: Limits,
+) -> io::Result<Report> {
+    let mut reader = BlockReader::with_limits(input, limits);
     let mut validator = Validator::new(name);
     let mut sentence = Sentence::default();
+    sentence.set_limits(limits);
     let mut block = RawBlock::default();
     // The last block with content: where it starts, its line count and whether it ended blank.
     let mut last: Option<(usize, usize, bool)> = None;
-    while reader.read_block(&mut block)? {
+    loop {
+        match reader.read_block(&mut block) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(error) => match TooLarge::of(&error) {
+                Some(too_large) => {
+                    // Skipped: whether it ended in a blank line is not known.
+                    validator.parse_error(too_large);
+                    last = None;
+                    continue;
+                }
+                None => return Err(error),
+            },
+        }
         if is_blank_block(&block.bytes) {
             continue; // blank lines after the last sentence
         }
@@ -262,7 +286,12 @@ pub fn validate_reader(name: &str, input: impl BufRead) -> io::Result<Report> {
 /// Validates a file, `-` for stdin, gzip-compressed or not (recognised by its first bytes);
 /// its path (or `<stdin>`) is the name in the report.
 pub fn validate_file(path: &Path) -> io::Result<Report> {
-    validate_reader(&input::display_name(path), input::open(path)?)
+    validate_file_with_limits(path, Limits::default())
+}
+
+/// [`validate_file`] with other size [`Limits`] (see [`validate_reader_with_limits`]).
+pub fn validate_file_with_limits(path: &Path, limits: Limits) -> io::Result<Report> {
+    validate_reader_with_limits(&input::display_name(path), input::open(path)?, limits)
 }
 
 #[cfg(test)]
