@@ -34,7 +34,8 @@ pub enum Command {
     /// metrics, optionally GramEval 2020, macro averages, bootstrap intervals and tests).
     #[command(after_help = AFTER_HELP)]
     Eval(EvalArgs),
-    /// Check the enhanced layer of CoNLL-U files (UD level 2).
+    /// Check CoNLL-U files as UD's validator does at level 2: the basic layer's format (IDs,
+    /// HEADs, UPOS, FEATS, DEPREL) and the enhanced layer.
     #[command(after_help = AFTER_HELP)]
     Validate(ValidateArgs),
     /// List the profiles, one line each with what it annotates.

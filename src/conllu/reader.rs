@@ -543,4 +543,70 @@ mod tests {
             }
         }
     }
+
+    fn small(max_sentence_bytes: usize) -> Limits {
+        Limits { max_sentence_bytes, ..Limits::default() }
+    }
+
+    /// A block over the cap is skipped and reported on its first line; the blocks around it
+    /// are read as without a cap, numbered as before. Whatever the buffer size.
+    #[test]
+    fn a_block_over_the_cap_is_skipped_and_reading_goes_on() {
+        let long = "x".repeat(100);
+        let inputs = [
+            (format!("1\ta\n\n# {long}\n1\tb\n\n1\tc\n\n"), 3, vec![(1, "1\ta\n\n"), (6, "1\tc\n\n")]),
+            (format!("1\ta\n\n1\t{long}"), 3, vec![(1, "1\ta\n\n")]),
+            (format!("1\ta\n{}1\tc\n", "\n".repeat(100)), 1, vec![(102, "1\tc\n")]),
+            (format!("1\ta\n\n{long}\r\n\r\n\r\n2\tb\n"), 3, vec![(1, "1\ta\n\n"), (6, "2\tb\n")]),
+        ];
+        for (input, too_large_at, expected) in inputs {
+            for capacity in [1, 3, 64] {
+                let mut reader = BlockReader::with_limits(std::io::BufReader::with_capacity(capacity, input.as_bytes()), small(20));
+                let mut block = RawBlock::default();
+                let (mut got, mut errors) = (Vec::new(), Vec::new());
+                loop {
+                    match reader.read_block(&mut block) {
+                        Ok(true) => got.push((block.first_line, String::from_utf8(block.bytes.clone()).unwrap())),
+                        Ok(false) => break,
+                        Err(e) => errors.push(TooLarge::of(&e).expect("a TooLarge").line),
+                    }
+                }
+                let expected: Vec<(usize, String)> = expected.iter().map(|(l, b)| (*l, b.to_string())).collect();
+                assert_eq!((got, errors), (expected, vec![too_large_at]), "{input:?} capacity {capacity}");
+            }
+        }
+    }
+
+    /// A chunk stops before a block over the cap; the block is passed on in pieces, all of it
+    /// and nothing more, and the chunks after it are cut as before.
+    #[test]
+    fn a_chunk_stops_before_a_block_over_the_cap_which_is_passed_on() {
+        let long = format!("# {}\n1\tb\n\n", "x".repeat(5000));
+        let input = format!("{}{long}{}", "1\ta\n\n".repeat(10), "1\tc\n\n".repeat(10));
+        for target in [1, 7, 64] {
+            for starts_with_it in [false, true] {
+                let input = if starts_with_it { format!("{long}1\tc\n\n") } else { input.clone() };
+                let mut chunks = ChunkReader::with_limits(std::io::BufReader::with_capacity(100, input.as_bytes()), small(1000));
+                let (mut chunk, mut joined, mut passed) = (Vec::new(), Vec::new(), Vec::new());
+                loop {
+                    chunks.read_chunk(&mut chunk, target).unwrap();
+                    joined.extend_from_slice(&chunk);
+                    if chunks.at_oversized_block() {
+                        let mut pieces = Vec::new();
+                        let lines = chunks.pass_oversized_block(|bytes| -> Result<(), ()> {
+                            pieces.extend_from_slice(bytes);
+                            Ok(())
+                        }, |_| ()).unwrap();
+                        assert_eq!(lines, 3);
+                        joined.extend_from_slice(&pieces);
+                        passed.push(pieces);
+                    } else if chunk.is_empty() {
+                        break;
+                    }
+                }
+                assert_eq!(String::from_utf8(joined).unwrap(), input, "target {target}");
+                assert_eq!(passed, vec![long.as_bytes().to_vec()], "target {target}");
+            }
+        }
+    }
 }

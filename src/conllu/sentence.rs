@@ -379,7 +379,7 @@ impl Sentence {
         let expected_word = self.words.len() as u32 + 1;
         if let Some((a, b)) = id_text.split_once('-') {
             let (Some(a), Some(b)) = (parse_u32(a), parse_u32(b)) else {
-                return Err(err(format!("malformed multiword token ID '{id_text}'")));
+                return Err(err(format!("malformed multiword token ID '{id_text}'{}", leading_zero_hint(id_text))));
             };
             if a != expected_word || b <= a {
                 return Err(err(format!(
@@ -389,7 +389,7 @@ impl Sentence {
             return Ok(LineKind::Multiword);
         }
         let Some(id) = NodeId::parse(id_text) else {
-            return Err(err(format!("malformed ID '{id_text}'")));
+            return Err(err(format!("malformed ID '{id_text}'{}", leading_zero_hint(id_text))));
         };
         let head_text = self.span(columns[HEAD]);
         if id.is_empty_node() {
@@ -408,7 +408,7 @@ impl Sentence {
         let head = if id.is_empty_node() {
             0
         } else {
-            parse_u32(head_text).ok_or_else(|| err(format!("HEAD '{head_text}' is not a word number")))?
+            parse_u32(head_text).ok_or_else(|| err(format!("HEAD '{head_text}' is not a word number{}", leading_zero_hint(head_text))))?
         };
         if self.check_deps {
             let deps_heads = check_deps_syntax(self.span(columns[DEPS])).map_err(err)?;
@@ -560,4 +560,14 @@ fn check_deps_syntax(deps: &str) -> Result<DepsHeads, String> {
         heads.names_empty_node |= id.is_empty_node();
     }
     Ok(heads)
+}
+
+/// Said of a number that is malformed only for a leading zero (`01`), which looks right.
+fn leading_zero_hint(text: &str) -> &'static str {
+    let leading_zero = text.split(['.', '-']).any(|n| n.len() > 1 && n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit()));
+    if leading_zero {
+        ": numbers have no leading zero"
+    } else {
+        ""
+    }
 }
