@@ -163,25 +163,73 @@ fn a_sentence_over_a_size_limit_is_an_error_or_copied_and_counted() {
     let enhanced = GOOD.replace("root\t_", "root\t0:root");
     let many_lines = format!("# a\n# b\n# c\n{GOOD}");
     let cases: [(&str, &str, &str, &str); 4] = [
-        ("--max-sentence-bytes", "200", &input, "<stdin>:3: sentence longer than 200 bytes"),
-        ("--max-line-bytes", "100", &input, "<stdin>:3: line of 303 bytes: longer than 100"),
-        ("--max-comment-bytes", "250", &input, "<stdin>:3: comment lines of the sentence longer than 250 bytes"),
-        ("--max-sentence-lines", "3", &format!("{GOOD}{many_lines}{GOOD}"), "<stdin>:3: sentence of more than 3 lines"),
+        (
+            "--max-sentence-bytes",
+            "200",
+            &input,
+            "<stdin>:3: sentence longer than 200 bytes",
+        ),
+        (
+            "--max-line-bytes",
+            "100",
+            &input,
+            "<stdin>:3: line of 303 bytes: longer than 100",
+        ),
+        (
+            "--max-comment-bytes",
+            "250",
+            &input,
+            "<stdin>:3: comment lines of the sentence longer than 250 bytes",
+        ),
+        (
+            "--max-sentence-lines",
+            "3",
+            &format!("{GOOD}{many_lines}{GOOD}"),
+            "<stdin>:3: sentence of more than 3 lines",
+        ),
     ];
     for (flag, value, input, message) in cases {
         let out = run(&["enhance", flag, value], input.as_bytes());
         assert_eq!(out.status.code(), Some(1), "{flag}: {}", text(&out.stderr));
-        assert!(text(&out.stderr).starts_with(message), "{flag}: {}", text(&out.stderr));
-        assert_eq!(text(&out.stdout), enhanced, "{flag}: the sentences before it are written");
+        assert!(
+            text(&out.stderr).starts_with(message),
+            "{flag}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(
+            text(&out.stdout),
+            enhanced,
+            "{flag}: the sentences before it are written"
+        );
         for threads in ["1", "2"] {
-            let out = run(&["enhance", "--threads", threads, "--on-error", "copy", flag, value], input.as_bytes());
+            let out = run(
+                &[
+                    "enhance",
+                    "--threads",
+                    threads,
+                    "--on-error",
+                    "copy",
+                    flag,
+                    value,
+                ],
+                input.as_bytes(),
+            );
             assert!(out.status.success(), "{flag}: {}", text(&out.stderr));
             let bad = &input[GOOD.len()..input.len() - GOOD.len()];
-            assert_eq!(text(&out.stdout), format!("{enhanced}{bad}{enhanced}"), "{flag}");
+            assert_eq!(
+                text(&out.stdout),
+                format!("{enhanced}{bad}{enhanced}"),
+                "{flag}"
+            );
             let stderr = text(&out.stderr);
-            assert!(stderr.starts_with(message) && stderr.contains("(sentence copied unchanged)"), "{flag}: {stderr}");
             assert!(
-                stderr.trim_end().ends_with("3 sentences, 1 invalid one copied unchanged (1 over the size limits)"),
+                stderr.starts_with(message) && stderr.contains("(sentence copied unchanged)"),
+                "{flag}: {stderr}"
+            );
+            assert!(
+                stderr.trim_end().ends_with(
+                    "3 sentences, 1 invalid one copied unchanged (1 over the size limits)"
+                ),
                 "{flag}: {stderr}"
             );
         }
@@ -195,19 +243,48 @@ fn a_sentence_far_over_the_byte_limit_is_streamed_through() {
     let huge = with_comment(5_000_000);
     let input = format!("{GOOD}{huge}{BAD}");
     for threads in ["1", "2"] {
-        let args = ["enhance", "--threads", threads, "--on-error", "copy", "--max-sentence-bytes", "1000"];
+        let args = [
+            "enhance",
+            "--threads",
+            threads,
+            "--on-error",
+            "copy",
+            "--max-sentence-bytes",
+            "1000",
+        ];
         let out = run(&args, input.as_bytes());
         assert!(out.status.success(), "{}", text(&out.stderr));
         let enhanced = GOOD.replace("root\t_", "root\t0:root");
-        assert!(out.stdout == format!("{enhanced}{huge}{BAD}").as_bytes(), "every byte is copied");
+        assert!(
+            out.stdout == format!("{enhanced}{huge}{BAD}").as_bytes(),
+            "every byte is copied"
+        );
         let stderr = text(&out.stderr);
-        assert!(stderr.starts_with("<stdin>:3: sentence longer than 1,000 bytes"), "{stderr}");
-        assert!(stderr.contains("\n<stdin>:6: HEAD 2 of word 1 is outside the sentence"), "{stderr}");
-        assert!(stderr.trim_end().ends_with("3 sentences, 2 invalid ones copied unchanged (1 over the size limits)"), "{stderr}");
+        assert!(
+            stderr.starts_with("<stdin>:3: sentence longer than 1,000 bytes"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("\n<stdin>:6: HEAD 2 of word 1 is outside the sentence"),
+            "{stderr}"
+        );
+        assert!(
+            stderr
+                .trim_end()
+                .ends_with("3 sentences, 2 invalid ones copied unchanged (1 over the size limits)"),
+            "{stderr}"
+        );
     }
-    let out = run(&["enhance", "--max-sentence-bytes", "1000"], input.as_bytes());
+    let out = run(
+        &["enhance", "--max-sentence-bytes", "1000"],
+        input.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("<stdin>:3: sentence longer than 1,000 bytes"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with("<stdin>:3: sentence longer than 1,000 bytes"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// IDs and HEADs with a leading zero fail UD's validator: `enhance` rejects them (its output
@@ -223,8 +300,15 @@ fn ids_and_heads_with_a_leading_zero_are_rejected() {
     for (sentence, message) in cases {
         let out = run(&["enhance"], sentence.as_bytes());
         assert_eq!(out.status.code(), Some(1), "{sentence}");
-        assert!(text(&out.stderr).starts_with(message), "{}", text(&out.stderr));
-        let out = run(&["enhance", "--on-error", "copy"], format!("{GOOD}{sentence}").as_bytes());
+        assert!(
+            text(&out.stderr).starts_with(message),
+            "{}",
+            text(&out.stderr)
+        );
+        let out = run(
+            &["enhance", "--on-error", "copy"],
+            format!("{GOOD}{sentence}").as_bytes(),
+        );
         assert!(out.status.success());
         assert!(text(&out.stdout).ends_with(sentence), "copied unchanged");
     }
@@ -240,6 +324,9 @@ fn a_corrupt_gzip_error_names_its_position() {
     let out = run(&["enhance"], &whole[..whole.len() / 2]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(stderr.starts_with("<stdin>: invalid gzip data in line "), "{stderr}");
+    assert!(
+        stderr.starts_with("<stdin>: invalid gzip data in line "),
+        "{stderr}"
+    );
     assert!(stderr.contains(" of the text (after "), "{stderr}");
 }

@@ -438,7 +438,10 @@ fn ids_and_heads_with_a_leading_zero_are_errors() {
     let cases = [
         (word("01", "0", "root", "_"), "malformed ID '01'"),
         (word("004", "0", "root", "_"), "malformed ID '004'"),
-        (word("1", "00", "root", "_"), "HEAD '00' is not a word number"),
+        (
+            word("1", "00", "root", "_"),
+            "HEAD '00' is not a word number",
+        ),
         (
             word("1", "0", "root", "_") + &word("2", "01", "dep", "_"),
             "HEAD '01' is not a word number",
@@ -467,14 +470,38 @@ fn the_basic_layer_format_is_checked_at_level_2() {
     let root = line("1", "NOUN", "Case=Nom|Number=Sing", "0", "root");
     assert!(check_all(&format!("{root}\n")).is_valid());
     let cases = [
-        (line("2", "CONJ", "_", "1", "dep"), "unknown UPOS tag 'CONJ'"),
-        (line("2", "noun", "_", "1", "dep"), "unknown UPOS tag 'noun'"),
-        (line("2", "X", "Number=Sing|Case=Nom", "1", "dep"), "features not sorted"),
-        (line("2", "X", "case=Nom", "1", "dep"), "malformed feature 'case=Nom'"),
-        (line("2", "X", "Case", "1", "dep"), "malformed feature 'Case'"),
-        (line("2", "X", "Case=nom", "1", "dep"), "malformed value 'nom'"),
-        (line("2", "X", "Case=Nom,Acc", "1", "dep"), "values of feature Case not sorted"),
-        (line("2", "X", "Case=Acc|Case=Nom", "1", "dep"), "a feature named twice"),
+        (
+            line("2", "CONJ", "_", "1", "dep"),
+            "unknown UPOS tag 'CONJ'",
+        ),
+        (
+            line("2", "noun", "_", "1", "dep"),
+            "unknown UPOS tag 'noun'",
+        ),
+        (
+            line("2", "X", "Number=Sing|Case=Nom", "1", "dep"),
+            "features not sorted",
+        ),
+        (
+            line("2", "X", "case=Nom", "1", "dep"),
+            "malformed feature 'case=Nom'",
+        ),
+        (
+            line("2", "X", "Case", "1", "dep"),
+            "malformed feature 'Case'",
+        ),
+        (
+            line("2", "X", "Case=nom", "1", "dep"),
+            "malformed value 'nom'",
+        ),
+        (
+            line("2", "X", "Case=Nom,Acc", "1", "dep"),
+            "values of feature Case not sorted",
+        ),
+        (
+            line("2", "X", "Case=Acc|Case=Nom", "1", "dep"),
+            "a feature named twice",
+        ),
         (line("2", "X", "_", "1", "Dep"), "malformed DEPREL 'Dep'"),
         (line("2", "X", "_", "1", "nmod:poss:x"), "malformed DEPREL"),
         (line("2", "X", "_", "1", "foo"), "unknown DEPREL 'foo'"),
@@ -496,10 +523,16 @@ fn the_basic_layer_format_is_checked_at_level_2() {
     let mwt = "1-2\tab\tab\t_\t_\t_\t_\t_\t_\t_\n";
     let report = check_all(&format!("{mwt}{root}{}\n", line("2", "X", "_", "1", "dep")));
     assert_eq!(report.total_errors, 1, "{:?}", report.diagnostics);
-    assert!(report.diagnostics[0].message.contains("multiword token line with 'ab' as LEMMA"));
+    assert!(report.diagnostics[0]
+        .message
+        .contains("multiword token line with 'ab' as LEMMA"));
     let typo = "1-2\tab\t_\t_\t_\tTypo=Yes\t_\t_\t_\tSpaceAfter=No\n";
     let input = format!("{typo}{root}{}\n", line("2", "X", "_", "1", "dep"));
-    assert!(check_all(&input).is_valid(), "{:?}", check_all(&input).diagnostics);
+    assert!(
+        check_all(&input).is_valid(),
+        "{:?}",
+        check_all(&input).diagnostics
+    );
     // An empty node may leave UPOS empty ('_').
     let input = format!(
         "{}{}{}\n",
@@ -507,7 +540,11 @@ fn the_basic_layer_format_is_checked_at_level_2() {
         empty("1.1", "1:dep"),
         word("2", "1", "dep", "1:dep")
     );
-    assert!(check_all(&input).is_valid(), "{:?}", check_all(&input).diagnostics);
+    assert!(
+        check_all(&input).is_valid(),
+        "{:?}",
+        check_all(&input).diagnostics
+    );
 }
 
 /// A sentence over a size limit is one error on its first line, and validation goes on; one
@@ -519,21 +556,18 @@ fn a_sentence_over_a_size_limit_is_an_error_and_validation_goes_on() {
     let good = three("2:nsubj", "0:root", "2:obj");
     let long = format!("# {}\n{good}", "x".repeat(2_000));
     let input = format!("{good}{long}{good}");
+    let (defaults, cap) = (Limits::default(), 1_000);
+    let bytes = Limits {
+        max_sentence_bytes: cap,
+        ..defaults
+    };
+    let line = Limits {
+        max_line_bytes: cap,
+        ..defaults
+    };
     for (limits, message) in [
-        (
-            Limits {
-                max_sentence_bytes: 1_000,
-                ..Limits::default()
-            },
-            "sentence longer than 1,000 bytes",
-        ),
-        (
-            Limits {
-                max_line_bytes: 1_000,
-                ..Limits::default()
-            },
-            "line of 2,003 bytes",
-        ),
+        (bytes, "sentence longer than 1,000 bytes"),
+        (line, "line of 2,003 bytes"),
     ] {
         let options = Options {
             limits,
@@ -543,6 +577,10 @@ fn a_sentence_over_a_size_limit_is_an_error_and_validation_goes_on() {
         assert_eq!(report.sentences, 3);
         assert_eq!(report.total_errors, 1, "{:?}", report.diagnostics);
         assert_eq!(report.diagnostics[0].line, 6);
-        assert!(report.diagnostics[0].message.starts_with(message), "{:?}", report.diagnostics);
+        assert!(
+            report.diagnostics[0].message.starts_with(message),
+            "{:?}",
+            report.diagnostics
+        );
     }
 }

@@ -36,6 +36,15 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// No cap but what a sentence can hold ([`MAX_BLOCK_BYTES`]): what a [`Sentence`](super::Sentence)
+    /// parses with unless told otherwise (tests, rule examples, a reader that caps already).
+    pub const NONE: Limits = Limits {
+        max_line_bytes: usize::MAX,
+        max_comment_bytes: usize::MAX,
+        max_sentence_bytes: MAX_BLOCK_BYTES,
+        max_sentence_lines: usize::MAX,
+    };
+
     /// The sentence byte cap, never above what a sentence can hold ([`MAX_BLOCK_BYTES`]).
     pub fn sentence_bytes(&self) -> usize {
         self.max_sentence_bytes.min(MAX_BLOCK_BYTES)

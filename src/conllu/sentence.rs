@@ -112,8 +112,9 @@ pub struct Sentence {
     /// Whether the DEPS column is parsed (not when the enhanced layer is to be recomputed).
     check_deps: bool,
     block_has_cr: bool,
-    /// Caps on line, comment and sentence size, checked while parsing.
-    limits: Limits,
+    /// Caps on line, comment and sentence size, checked while parsing ([`Limits::NONE`] if
+    /// `None`).
+    limits: Option<Limits>,
 }
 
 impl Sentence {
@@ -151,10 +152,14 @@ impl Sentence {
         self.lines[token.line as usize].number
     }
 
-    /// Checks the size of the sentences parsed into this one against `limits` (the default
-    /// ones otherwise).
+    /// Checks the size of the sentences parsed into this one against `limits` (otherwise only
+    /// against what a sentence can hold, [`Limits::NONE`]: the readers cap the bytes already).
     pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
+        self.limits = Some(limits);
+    }
+
+    fn limits(&self) -> Limits {
+        self.limits.unwrap_or(Limits::NONE)
     }
 
     /// Gives back the block's buffer, leaving the sentence empty, so it can be reused.
@@ -230,8 +235,8 @@ impl Sentence {
 
     fn parse_block(&mut self, block: RawBlock, check_deps: bool) -> Result<(), Box<(RawBlock, ParseError)>> {
         // Bounded before anything else is done with it (spans are 32-bit offsets, too).
-        if block.bytes.len() > self.limits.sentence_bytes() {
-            let error = ParseError::too_large(block.first_line, self.limits.sentence_bytes_message());
+        if block.bytes.len() > self.limits().sentence_bytes() {
+            let error = ParseError::too_large(block.first_line, self.limits().sentence_bytes_message());
             return Err(Box::new((block, error)));
         }
         // SIMD validation first; std's slower check only runs to locate an error.
@@ -317,7 +322,7 @@ impl Sentence {
 
     /// Checks the line at `bytes` (the `count`-th of the sentence) against the size limits.
     fn check_size(&self, bytes: Range<usize>, comment_bytes: &mut usize, number: usize, count: usize) -> Result<(), ParseError> {
-        let limits = &self.limits;
+        let limits = &self.limits();
         if count >= limits.max_sentence_lines {
             return Err(ParseError::too_large(self.first_line, limits.sentence_lines_message()));
         }

@@ -26,8 +26,8 @@ pub fn deprel_problem(deprel: &str) -> Option<String> {
 }
 
 /// `Name` or `Name[layer]`: an ASCII capital, then ASCII letters and digits; the layer lower-case
-/// ASCII letters and digits.
-fn is_feature_name(name: &str) -> bool {
+/// ASCII letters and digits (`Number[psor]`).
+pub fn is_feature_name(name: &str) -> bool {
     let (base, layer) = match name.split_once('[') {
         Some((base, rest)) => (base, rest.strip_suffix(']')),
         None => (name, Some("a")),
@@ -122,12 +122,7 @@ mod tests {
             "Case=Nom|",
             "Number[Psor]=Sing",
         ] {
-            assert_eq!(
-                feats_problems(bad).len(),
-                1,
-                "{bad}: {:?}",
-                feats_problems(bad)
-            );
+            assert!(!feats_problems(bad).is_empty(), "{bad}");
         }
     }
 

@@ -9,7 +9,7 @@ mod labels;
 pub mod repairs;
 mod text;
 
-pub use basic::{deprel_problem, feats_problems, upos_problem};
+pub use basic::{deprel_problem, feats_problems, is_feature_name, upos_problem};
 pub use labels::{enhanced_label_problem, is_enhanced_label, repair_label, universal_part};
 pub use repairs::Repairs;
 pub use text::{push_feature_value, push_label_text, TextFix};
