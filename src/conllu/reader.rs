@@ -6,7 +6,6 @@
 //! [`RawBlock::parse`], which can fail without losing the block (`--on-error copy`).
 
 use super::limits::Limits;
-use super::sentence::ParseError;
 use std::io::{self, BufRead, Read};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -57,11 +56,14 @@ fn is_blank(line: &[u8]) -> bool {
 /// [`io::Error`] it returns (of kind [`io::ErrorKind::InvalidData`]) carries one, with the
 /// line the block starts on. The reader can go on with the next block.
 #[derive(Debug)]
-pub struct TooLarge(pub ParseError);
+pub struct TooLarge {
+    pub line: usize,
+    pub message: String,
+}
 
 impl std::fmt::Display for TooLarge {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.0.line, self.0.message)
+        write!(f, "line {}: {}", self.line, self.message)
     }
 }
 
@@ -69,8 +71,8 @@ impl std::error::Error for TooLarge {}
 
 impl TooLarge {
     /// The [`TooLarge`] an I/O error from [`BlockReader::read_block`] is, if it is one.
-    pub fn of(error: &io::Error) -> Option<&ParseError> {
-        error.get_ref()?.downcast_ref::<TooLarge>().map(|e| &e.0)
+    pub fn of(error: &io::Error) -> Option<&TooLarge> {
+        error.get_ref()?.downcast_ref::<TooLarge>()
     }
 }
 
@@ -159,7 +161,7 @@ impl<R: BufRead> BlockReader<R> {
     /// last line counted, complete or not), leaving the next block's first line in `pending`.
     /// Returns the error that reports it.
     fn skip_block(&mut self, block: &mut RawBlock, seen_content: bool) -> io::Error {
-        let error = TooLarge(ParseError::too_large(block.first_line, self.limits.sentence_bytes_message()));
+        let error = TooLarge { line: block.first_line, message: self.limits.sentence_bytes_message() };
         match self.skip_rest(block, seen_content) {
             Ok(()) => io::Error::new(io::ErrorKind::InvalidData, error),
             Err(e) => e,

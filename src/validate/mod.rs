@@ -285,7 +285,8 @@ pub fn validate_reader_with(
             Err(error) => match TooLarge::of(&error) {
                 Some(too_large) => {
                     // Skipped: whether it ended in a blank line is not known.
-                    validator.parse_error(too_large);
+                    let error = ParseError::too_large(too_large.line, too_large.message.clone());
+                    validator.parse_error(&error);
                     last = None;
                     continue;
                 }
