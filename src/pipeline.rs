@@ -5,7 +5,7 @@
 //! not by the input size.
 
 use crate::text::{count, thousands};
-use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, ParseError, RawBlock, Sentence};
+use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, Limits, ParseError, RawBlock, Sentence};
 use crate::engine::lemmas::without_lemma;
 use crate::engine::{Engine, Workspace};
 use crate::error::Error;
@@ -48,6 +48,9 @@ pub struct Summary {
     pub words: usize,
     /// Invalid sentences written unchanged (`--on-error copy`).
     pub copied_invalid: usize,
+    /// Of those, the sentences over a size limit ([`Limits`]): a line, the comments or the
+    /// sentence too long, or too many lines.
+    pub too_large: usize,
     /// Words without a lemma (LEMMA `_`), whose lower-cased form lemma tests and labels read
     /// instead (`engine::lemmas::without_lemma`).
     pub without_lemma: usize,
@@ -64,6 +67,7 @@ impl Summary {
         self.sentences += other.sentences;
         self.words += other.words;
         self.copied_invalid += other.copied_invalid;
+        self.too_large += other.too_large;
         self.runaways += other.runaways;
         self.without_lemma += other.without_lemma;
         self.repairs.add_all(&other.repairs);
@@ -80,6 +84,9 @@ impl Summary {
         let mut line = format!("eudify: {}", count(self.sentences as u64, "sentence"));
         if self.copied_invalid > 0 {
             line += &format!(", {} copied unchanged", count(self.copied_invalid as u64, "invalid one"));
+            if self.too_large > 0 {
+                line += &format!(" ({} over the size limits)", thousands(self.too_large as u64));
+            }
         }
         if self.runaways > 0 {
             let verb = if self.runaways == 1 { "was" } else { "were" };
@@ -131,6 +138,9 @@ struct Scratch {
     workspace: Workspace,
 }
 
+/// Input bytes in flight (sent to workers, not yet written) past which no more chunks are sent.
+const MAX_IN_FLIGHT_BYTES: usize = 32 << 20;
+
 /// A scratch buffer larger than this is given back after a chunk: otherwise each thread would
 /// keep the capacity of the longest sentence it ever held.
 const KEEP_BUFFER_BYTES: usize = 64 * 1024;
@@ -153,6 +163,7 @@ fn process_caught(chunk: &mut Chunk, pipeline: &Pipeline) -> Result<(), String> 
 /// Splits `chunk` into sentences, enhances them and writes them to `chunk.out`.
 fn process(chunk: &mut Chunk, scratch: &mut Scratch, pipeline: &Pipeline) {
     let (enhancer, on_error) = (pipeline.enhancer, pipeline.options.on_error);
+    scratch.sentence.set_limits(pipeline.limits);
     chunk.out.clear();
     chunk.errors.clear();
     chunk.runaways.clear();
@@ -185,7 +196,7 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, pipeline: &Pipeline) {
                 chunk.summary.without_lemma += words_without_lemma(sentence);
                 // A runaway leaves the basic copy in `layer`: the sentence is written with it.
                 if let Err(message) = enhancer.enhance_with(sentence, layer, workspace) {
-                    chunk.runaways.push(ParseError { line: first_line, message });
+                    chunk.runaways.push(ParseError::new(first_line, message));
                     chunk.summary.runaways += 1;
                 }
                 write_sentence(&mut chunk.out, sentence, Some(&*layer));
@@ -194,11 +205,13 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, pipeline: &Pipeline) {
             }
         };
         if let Some(error) = error {
+            let too_large = usize::from(error.too_large);
             chunk.errors.push((before, error));
             if on_error == OnError::Fail {
                 break;
             }
             chunk.summary.copied_invalid += 1;
+            chunk.summary.too_large += too_large;
         }
     }
     workspace.take_repairs(&mut chunk.summary.repairs);
@@ -231,6 +244,8 @@ pub struct Pipeline<'e> {
     /// Told the bytes and words of each chunk written (for a progress bar). `Send + Sync` so a
     /// pipeline can be shared between threads (the fuzz targets keep one in a static).
     progress: Option<Box<dyn Fn(u64, u64) + Send + Sync + 'e>>,
+    /// Caps on line, comment and sentence size.
+    limits: Limits,
     /// Called on each parsed sentence before it is enhanced: tests make a worker panic with it.
     #[cfg(test)]
     test_hook: Option<fn(&Sentence)>,
@@ -247,6 +262,7 @@ impl<'e> Pipeline<'e> {
             options,
             pool,
             progress: None,
+            limits: Limits::default(),
             #[cfg(test)]
             test_hook: None,
         })
@@ -257,8 +273,17 @@ impl<'e> Pipeline<'e> {
         self.progress = Some(Box::new(progress));
     }
 
+    /// Checks the size of lines, comments and sentences against `limits` (the default ones
+    /// otherwise).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
     /// Enhances every sentence of `input` into `out`. `report` receives the diagnostics of
     /// invalid sentences copied under [`OnError::Copy`].
+    ///
+    /// A sentence over the size limits is never held whole: the chunks before it are written,
+    /// then it is an error or, under [`OnError::Copy`], copied through a piece at a time.
     ///
     /// With workers, this thread only cuts the input into chunks and writes finished chunks in
     /// input order; a few chunks per worker are in flight so that no worker waits for it.
@@ -272,7 +297,7 @@ impl<'e> Pipeline<'e> {
         out: &mut dyn Write,
         report: &mut dyn FnMut(String),
     ) -> Result<Summary, Error> {
-        let mut reader = ChunkReader::new(input);
+        let mut reader = ChunkReader::with_limits(input, self.limits);
         let mut writer = ChunkWriter { file, out, report, line: 1, summary: Summary::default(), pipeline: self };
         let target = self.options.chunk_bytes;
         let read_error = |error| Error::Io { file: file.to_string(), error };
@@ -281,12 +306,14 @@ impl<'e> Pipeline<'e> {
             let mut chunk = Chunk::default();
             loop {
                 chunk.starts_input = reader.read_chunk(&mut chunk.input, target).map_err(read_error)?;
-                if chunk.input.is_empty() {
+                if !chunk.input.is_empty() {
+                    process_caught(&mut chunk, self).map_err(panicked)?;
+                    writer.write(&chunk)?;
+                    chunk.trim(target);
+                } else if !reader.at_oversized_block() {
                     return Ok(writer.summary);
                 }
-                process_caught(&mut chunk, self).map_err(panicked)?;
-                writer.write(&chunk)?;
-                chunk.trim(target);
+                writer.pass_oversized(&mut reader)?;
             }
         };
         let (done_tx, done_rx) = mpsc::channel::<(usize, Chunk, Result<(), String>)>();
@@ -296,14 +323,23 @@ impl<'e> Pipeline<'e> {
             // Finished chunks by sequence number, until the ones before them are written.
             let mut finished: std::collections::BTreeMap<usize, (Chunk, Result<(), String>)> = Default::default();
             let (mut sent, mut written, mut at_end) = (0, 0, false);
+            // A block over the size limit comes next: it is passed on once every chunk before
+            // it is written.
+            let mut at_oversized = false;
+            // Input bytes of the chunks sent and not yet written: a few long sentences must
+            // not fill every slot with chunks of megabytes.
+            let mut in_flight_bytes = 0;
             loop {
-                while !at_end && sent - written < in_flight_limit {
+                while !at_end && !at_oversized && sent - written < in_flight_limit && (sent == written || in_flight_bytes < MAX_IN_FLIGHT_BYTES) {
                     let mut chunk = spare.pop().unwrap_or_default();
                     chunk.starts_input = reader.read_chunk(&mut chunk.input, target).map_err(read_error)?;
+                    at_oversized = reader.at_oversized_block();
                     if chunk.input.is_empty() {
-                        at_end = true;
+                        at_end = !at_oversized;
+                        spare.push(chunk);
                         break;
                     }
+                    in_flight_bytes += chunk.input.len();
                     let (done_tx, seq) = (done_tx.clone(), sent);
                     scope.spawn(move |_| {
                         let result = process_caught(&mut chunk, self);
@@ -313,7 +349,12 @@ impl<'e> Pipeline<'e> {
                     sent += 1;
                 }
                 if written == sent {
-                    return Ok(writer.summary);
+                    if !at_oversized {
+                        return Ok(writer.summary);
+                    }
+                    writer.pass_oversized(&mut reader)?;
+                    at_oversized = false;
+                    continue;
                 }
                 // Every spawned chunk comes back, even from a worker that panicked.
                 let (seq, chunk, result) = done_rx.recv().expect("a spawned chunk always comes back");
@@ -322,6 +363,7 @@ impl<'e> Pipeline<'e> {
                     result.map_err(panicked)?;
                     writer.write(&chunk)?;
                     written += 1;
+                    in_flight_bytes -= chunk.input.len();
                     chunk.trim(target);
                     spare.push(chunk);
                 }
@@ -369,6 +411,30 @@ impl ChunkWriter<'_, '_> {
         if let Some(progress) = &self.pipeline.progress {
             progress(chunk.input.len() as u64, chunk.summary.words as u64);
         }
+        Ok(())
+    }
+}
+
+impl ChunkWriter<'_, '_> {
+    /// The block over the size limit the reader stopped before (if it did; the chunks before
+    /// it are written): an error, or under [`OnError::Copy`] copied through a piece at a time
+    /// and reported.
+    fn pass_oversized(&mut self, reader: &mut ChunkReader<impl BufRead>) -> Result<(), Error> {
+        if !reader.at_oversized_block() {
+            return Ok(());
+        }
+        let message = self.pipeline.limits.sentence_bytes_message();
+        if self.pipeline.options.on_error == OnError::Fail {
+            return Err(Error::Input { file: self.file.to_string(), line: self.line, message });
+        }
+        (self.report)(format!("{}:{}: {message} (sentence copied unchanged)", self.file, self.line));
+        let file = self.file;
+        let out = &mut *self.out;
+        let lines = reader.pass_oversized_block(|bytes| out.write_all(bytes).map_err(Error::Output), |error| Error::Io { file: file.to_string(), error })?;
+        self.line += lines;
+        self.summary.sentences += 1;
+        self.summary.copied_invalid += 1;
+        self.summary.too_large += 1;
         Ok(())
     }
 }

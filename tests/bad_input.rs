@@ -148,3 +148,185 @@ fn closed_stdout_pipe_exits_quietly() {
     );
     assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
 }
+
+/// One sentence with a comment of `comment_bytes` bytes.
+fn with_comment(comment_bytes: usize) -> String {
+    format!("# {}\n{GOOD}", "x".repeat(comment_bytes))
+}
+
+/// Past each size limit (lowered by its flag): `FILE:LINE:` and exit 1, or with `--on-error
+/// copy` the sentence copied unchanged and counted as too large, whatever the thread count.
+#[test]
+fn a_sentence_over_a_size_limit_is_an_error_or_copied_and_counted() {
+    let big = with_comment(300);
+    let input = format!("{GOOD}{big}{GOOD}");
+    let enhanced = GOOD.replace("root\t_", "root\t0:root");
+    let many_lines = format!("# a\n# b\n# c\n{GOOD}");
+    let cases: [(&str, &str, &str, &str); 4] = [
+        (
+            "--max-sentence-bytes",
+            "200",
+            &input,
+            "<stdin>:3: sentence longer than 200 bytes",
+        ),
+        (
+            "--max-line-bytes",
+            "100",
+            &input,
+            "<stdin>:3: line of 303 bytes: longer than 100",
+        ),
+        (
+            "--max-comment-bytes",
+            "250",
+            &input,
+            "<stdin>:3: comment lines of the sentence longer than 250 bytes",
+        ),
+        (
+            "--max-sentence-lines",
+            "3",
+            &format!("{GOOD}{many_lines}{GOOD}"),
+            "<stdin>:3: sentence of more than 3 lines",
+        ),
+    ];
+    for (flag, value, input, message) in cases {
+        let out = run(&["enhance", flag, value], input.as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{flag}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).starts_with(message),
+            "{flag}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(
+            text(&out.stdout),
+            enhanced,
+            "{flag}: the sentences before it are written"
+        );
+        for threads in ["1", "2"] {
+            let out = run(
+                &[
+                    "enhance",
+                    "--threads",
+                    threads,
+                    "--on-error",
+                    "copy",
+                    flag,
+                    value,
+                ],
+                input.as_bytes(),
+            );
+            assert!(out.status.success(), "{flag}: {}", text(&out.stderr));
+            let bad = &input[GOOD.len()..input.len() - GOOD.len()];
+            assert_eq!(
+                text(&out.stdout),
+                format!("{enhanced}{bad}{enhanced}"),
+                "{flag}"
+            );
+            let stderr = text(&out.stderr);
+            assert!(
+                stderr.starts_with(message) && stderr.contains("(sentence copied unchanged)"),
+                "{flag}: {stderr}"
+            );
+            assert!(
+                stderr.trim_end().ends_with(
+                    "3 sentences, 1 invalid one copied unchanged (1 over the size limits)"
+                ),
+                "{flag}: {stderr}"
+            );
+        }
+    }
+}
+
+/// A sentence far over the byte limit is copied through a piece at a time (the reader never
+/// holds it), line numbers after it still right.
+#[test]
+fn a_sentence_far_over_the_byte_limit_is_streamed_through() {
+    let huge = with_comment(5_000_000);
+    let input = format!("{GOOD}{huge}{BAD}");
+    for threads in ["1", "2"] {
+        let args = [
+            "enhance",
+            "--threads",
+            threads,
+            "--on-error",
+            "copy",
+            "--max-sentence-bytes",
+            "1000",
+        ];
+        let out = run(&args, input.as_bytes());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let enhanced = GOOD.replace("root\t_", "root\t0:root");
+        assert!(
+            out.stdout == format!("{enhanced}{huge}{BAD}").as_bytes(),
+            "every byte is copied"
+        );
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with("<stdin>:3: sentence longer than 1,000 bytes"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("\n<stdin>:6: HEAD 2 of word 1 is outside the sentence"),
+            "{stderr}"
+        );
+        assert!(
+            stderr
+                .trim_end()
+                .ends_with("3 sentences, 2 invalid ones copied unchanged (1 over the size limits)"),
+            "{stderr}"
+        );
+    }
+    let out = run(
+        &["enhance", "--max-sentence-bytes", "1000"],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("<stdin>:3: sentence longer than 1,000 bytes"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// IDs and HEADs with a leading zero fail UD's validator: `enhance` rejects them (its output
+/// would fail too), or copies the sentence through with `--on-error copy`.
+#[test]
+fn ids_and_heads_with_a_leading_zero_are_rejected() {
+    let cases = [
+        ("01\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n", "<stdin>:1: malformed ID '01': numbers have no leading zero"),
+        ("1\ta\ta\tX\t_\t_\t00\troot\t_\t_\n\n", "<stdin>:1: HEAD '00' is not a word number: numbers have no leading zero"),
+        ("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t01\tdep\t_\t_\n\n", "<stdin>:2: HEAD '01' is not a word number"),
+        ("1-02\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", "<stdin>:1: malformed multiword token ID '1-02'"),
+    ];
+    for (sentence, message) in cases {
+        let out = run(&["enhance"], sentence.as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{sentence}");
+        assert!(
+            text(&out.stderr).starts_with(message),
+            "{}",
+            text(&out.stderr)
+        );
+        let out = run(
+            &["enhance", "--on-error", "copy"],
+            format!("{GOOD}{sentence}").as_bytes(),
+        );
+        assert!(out.status.success());
+        assert!(text(&out.stdout).ends_with(sentence), "copied unchanged");
+    }
+}
+
+/// A corrupt gzip input names how far its text got.
+#[test]
+fn a_corrupt_gzip_error_names_its_position() {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(GOOD.repeat(20_000).as_bytes()).unwrap();
+    let whole = encoder.finish().unwrap();
+    let out = run(&["enhance"], &whole[..whole.len() / 2]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("<stdin>: invalid gzip data in line "),
+        "{stderr}"
+    );
+    assert!(stderr.contains(" of the text (after "), "{stderr}");
+}

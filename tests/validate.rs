@@ -425,3 +425,162 @@ fn a_lone_carriage_return_at_the_end_is_content_not_a_blank_line() {
     assert!(!report.is_valid(), "{:?}", report.diagnostics);
     assert_eq!(report.diagnostics[0].line, 6);
 }
+
+/// `input` checked as `eudify validate` checks it: the basic layer's format too.
+fn check_all(input: &str) -> Report {
+    eudify::validate::validate_reader_with("t.conllu", input.as_bytes(), &Default::default())
+        .unwrap()
+}
+
+/// IDs and HEADs as UD's validator reads them (level 1–2): no leading zero.
+#[test]
+fn ids_and_heads_with_a_leading_zero_are_errors() {
+    let cases = [
+        (word("01", "0", "root", "_"), "malformed ID '01'"),
+        (word("004", "0", "root", "_"), "malformed ID '004'"),
+        (
+            word("1", "00", "root", "_"),
+            "HEAD '00' is not a word number",
+        ),
+        (
+            word("1", "0", "root", "_") + &word("2", "01", "dep", "_"),
+            "HEAD '01' is not a word number",
+        ),
+        (
+            word("1", "0", "root", "0:root") + &word("2", "1", "dep", "01:dep"),
+            "head '01' is not a node ID",
+        ),
+    ];
+    for (sentence, fragment) in cases {
+        let input = format!("{sentence}\n");
+        let line = if sentence.lines().count() == 1 { 1 } else { 2 };
+        assert_one(&input, line, fragment);
+    }
+}
+
+/// The basic layer's format at level 2, each error on its line, as `udvalidate --level 2`
+/// reports them (unknown-upos, unsorted-features, invalid-feature, invalid-feature-value,
+/// unsorted-feature-values, repeated-feature, invalid-deprel, unknown-udeprel,
+/// mwt-nonempty-field).
+#[test]
+fn the_basic_layer_format_is_checked_at_level_2() {
+    let line = |id: &str, upos: &str, feats: &str, head: &str, deprel: &str| {
+        format!("{id}\tw\tw\t{upos}\t_\t{feats}\t{head}\t{deprel}\t_\t_\n")
+    };
+    let root = line("1", "NOUN", "Case=Nom|Number=Sing", "0", "root");
+    assert!(check_all(&format!("{root}\n")).is_valid());
+    let cases = [
+        (
+            line("2", "CONJ", "_", "1", "dep"),
+            "unknown UPOS tag 'CONJ'",
+        ),
+        (
+            line("2", "noun", "_", "1", "dep"),
+            "unknown UPOS tag 'noun'",
+        ),
+        (
+            line("2", "X", "Number=Sing|Case=Nom", "1", "dep"),
+            "features not sorted",
+        ),
+        (
+            line("2", "X", "case=Nom", "1", "dep"),
+            "malformed feature 'case=Nom'",
+        ),
+        (
+            line("2", "X", "Case", "1", "dep"),
+            "malformed feature 'Case'",
+        ),
+        (
+            line("2", "X", "Case=nom", "1", "dep"),
+            "malformed value 'nom'",
+        ),
+        (
+            line("2", "X", "Case=Nom,Acc", "1", "dep"),
+            "values of feature Case not sorted",
+        ),
+        (
+            line("2", "X", "Case=Acc|Case=Nom", "1", "dep"),
+            "a feature named twice",
+        ),
+        (line("2", "X", "_", "1", "Dep"), "malformed DEPREL 'Dep'"),
+        (line("2", "X", "_", "1", "nmod:poss:x"), "malformed DEPREL"),
+        (line("2", "X", "_", "1", "foo"), "unknown DEPREL 'foo'"),
+        (line("2", "X", "_", "1", "ref"), "unknown DEPREL 'ref'"),
+    ];
+    for (second, fragment) in cases {
+        let input = format!("{root}{second}\n");
+        let report = check_all(&input);
+        assert_eq!(report.total_errors, 1, "{:?}\n{input}", report.diagnostics);
+        assert_eq!(report.diagnostics[0].line, 2);
+        assert!(
+            report.diagnostics[0].message.contains(fragment),
+            "{:?} lacks {fragment:?}",
+            report.diagnostics[0]
+        );
+        // What eudify writes is checked without the basic layer's format.
+        assert!(check(&input).is_valid(), "{input}");
+    }
+    let mwt = "1-2\tab\tab\t_\t_\t_\t_\t_\t_\t_\n";
+    let report = check_all(&format!("{mwt}{root}{}\n", line("2", "X", "_", "1", "dep")));
+    assert_eq!(report.total_errors, 1, "{:?}", report.diagnostics);
+    assert!(report.diagnostics[0]
+        .message
+        .contains("multiword token line with 'ab' as LEMMA"));
+    let typo = "1-2\tab\t_\t_\t_\tTypo=Yes\t_\t_\t_\tSpaceAfter=No\n";
+    let input = format!("{typo}{root}{}\n", line("2", "X", "_", "1", "dep"));
+    assert!(
+        check_all(&input).is_valid(),
+        "{:?}",
+        check_all(&input).diagnostics
+    );
+    // An empty node may leave UPOS empty ('_').
+    let input = format!(
+        "{}{}{}\n",
+        word("1", "0", "root", "0:root"),
+        empty("1.1", "1:dep"),
+        word("2", "1", "dep", "1:dep")
+    );
+    assert!(
+        check_all(&input).is_valid(),
+        "{:?}",
+        check_all(&input).diagnostics
+    );
+}
+
+/// A sentence over a size limit is one error on its first line, and validation goes on; one
+/// over the byte limit is skipped without being held.
+#[test]
+fn a_sentence_over_a_size_limit_is_an_error_and_validation_goes_on() {
+    use eudify::files::Limits;
+    use eudify::validate::{validate_reader_with, Options};
+    let good = three("2:nsubj", "0:root", "2:obj");
+    let long = format!("# {}\n{good}", "x".repeat(2_000));
+    let input = format!("{good}{long}{good}");
+    let (defaults, cap) = (Limits::default(), 1_000);
+    let bytes = Limits {
+        max_sentence_bytes: cap,
+        ..defaults
+    };
+    let line = Limits {
+        max_line_bytes: cap,
+        ..defaults
+    };
+    for (limits, message) in [
+        (bytes, "sentence longer than 1,000 bytes"),
+        (line, "line of 2,003 bytes"),
+    ] {
+        let options = Options {
+            limits,
+            ..Options::default()
+        };
+        let report = validate_reader_with("t", input.as_bytes(), &options).unwrap();
+        assert_eq!(report.sentences, 3);
+        assert_eq!(report.total_errors, 1, "{:?}", report.diagnostics);
+        assert_eq!(report.diagnostics[0].line, 6);
+        assert!(
+            report.diagnostics[0].message.starts_with(message),
+            "{:?}",
+            report.diagnostics
+        );
+    }
+}

@@ -1,6 +1,7 @@
 //! Command-line flags as clap parses them; `mod.rs` turns them into typed configuration.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use eudify::files::Limits;
 use std::path::PathBuf;
 
 /// Exit codes and input conventions, at the end of every `--help`.
@@ -33,7 +34,8 @@ pub enum Command {
     /// metrics, optionally GramEval 2020, macro averages, bootstrap intervals and tests).
     #[command(after_help = AFTER_HELP)]
     Eval(EvalArgs),
-    /// Check the enhanced layer of CoNLL-U files (UD level 2).
+    /// Check CoNLL-U files as UD's validator does at level 2: the basic layer's format (IDs,
+    /// HEADs, UPOS, FEATS, DEPREL) and the enhanced layer.
     #[command(after_help = AFTER_HELP)]
     Validate(ValidateArgs),
     /// List the profiles, one line each with what it annotates.
@@ -165,8 +167,41 @@ pub struct EnhanceArgs {
     /// be one of the inputs.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Input files (gzip or not); none or `-` reads stdin.
     pub files: Vec<PathBuf>,
+}
+
+/// How large one line, one sentence's comments and one sentence may be (docs/limits.md). Past
+/// a limit a sentence is invalid input; a sentence over --max-sentence-bytes is never held
+/// in memory whole.
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Input limits")]
+pub struct LimitArgs {
+    /// Longest line, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_line_bytes)]
+    pub max_line_bytes: usize,
+    /// Most bytes of one sentence's comment lines together.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_comment_bytes)]
+    pub max_comment_bytes: usize,
+    /// Longest sentence, in bytes (with the blank lines after it).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_sentence_bytes)]
+    pub max_sentence_bytes: usize,
+    /// Most lines of one sentence (comments, words, multiword tokens, empty nodes).
+    #[arg(long, value_name = "LINES", default_value_t = Limits::default().max_sentence_lines)]
+    pub max_sentence_lines: usize,
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_line_bytes: self.max_line_bytes,
+            max_comment_bytes: self.max_comment_bytes,
+            max_sentence_bytes: self.max_sentence_bytes,
+            max_sentence_lines: self.max_sentence_lines,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,6 +262,8 @@ pub struct EvalArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ValidateArgs {
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// CoNLL-U files (gzip or not); `-` reads stdin.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,

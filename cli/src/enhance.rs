@@ -25,6 +25,7 @@ pub fn run(args: EnhanceArgs) -> Result<u8> {
         },
     };
     let mut runner = enhancer.runner(options)?;
+    runner.set_limits(args.limits.limits());
     let files = if args.files.is_empty() {
         vec!["-".into()]
     } else {

@@ -1,4 +1,4 @@
-//! `eudify validate`: UD level-2 checks of the enhanced layer.
+//! `eudify validate`: UD level-2 checks of the basic layer's format and of the enhanced layer.
 
 use super::args::ValidateArgs;
 use anyhow::{bail, Context, Result};
@@ -15,8 +15,14 @@ pub fn run(args: ValidateArgs) -> Result<u8> {
     let mut stdout = io::stdout().lock();
     for path in &args.files {
         let name = display_name(path);
-        let report = eudify::validate::validate_file(path)
-            .with_context(|| format!("{name}: cannot read"))?;
+        let report = eudify::validate::validate_file_with(
+            path,
+            &eudify::validate::Options {
+                limits: args.limits.limits(),
+                ..Default::default()
+            },
+        )
+        .with_context(|| format!("{name}: cannot read"))?;
         report.write_to(&mut stderr.lock())?;
         let sentences = count(report.sentences as u64, "sentence");
         if report.is_valid() {

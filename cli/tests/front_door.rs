@@ -140,3 +140,66 @@ fn enhance_on_a_terminal_says_what_it_waits_for() {
         "warning: <stdin>: no sentences (empty input)\n"
     );
 }
+
+/// SIGTERM, SIGINT or SIGHUP in the middle of `enhance -o FILE` leave FILE as it was and no
+/// temporary file beside it (the process ends without destructors, which would remove it).
+#[cfg(unix)]
+#[test]
+fn a_signal_during_enhance_to_a_file_leaves_no_temporary_file() {
+    use std::io::Write;
+    use std::os::unix::process::ExitStatusExt;
+    use std::time::{Duration, Instant};
+    let sentence = "1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n";
+    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1)] {
+        let dir =
+            std::env::temp_dir().join(format!("eudify-signal-{}-{signal}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("out.conllu");
+        std::fs::write(&file, "before\n").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_eudify"))
+            .args(["enhance", "--lang", "basic", "-o"])
+            .arg(&file)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("eudify runs");
+        let temporaries = || {
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|name| name.starts_with(".eudify-") && name.ends_with(".tmp"))
+                .collect::<Vec<_>>()
+        };
+        // Half a million sentences written (stdin stays open: the run is still going), and the
+        // temporary file holding part of the output.
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(sentence.repeat(500_000).as_bytes())
+            .unwrap();
+        let start = Instant::now();
+        while temporaries().is_empty() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no temporary file appears"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert_eq!(status.signal(), Some(number), "SIG{signal}: {status:?}");
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            "before\n",
+            "SIG{signal}"
+        );
+        assert_eq!(temporaries(), Vec::<String>::new(), "SIG{signal}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -4,6 +4,7 @@
 //! reader, a file, the CLI's list of files into one output — is a [`Runner`].
 
 use super::Enhancer;
+use crate::conllu::Limits;
 use crate::error::Error;
 use crate::pipeline::{Pipeline, PipelineOptions};
 use crate::text::count;
@@ -43,6 +44,14 @@ impl Enhancer {
 }
 
 impl<'e> Runner<'e> {
+    /// Caps the size of a line, of a sentence's comments and of a sentence (the default
+    /// [`Limits`] otherwise). A sentence past one is invalid input: [`Error::Input`], or copied
+    /// through unchanged under [`OnError::Copy`] (counted in [`Summary::too_large`]). A sentence
+    /// over [`Limits::max_sentence_bytes`] is never held in memory whole.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.pipeline.set_limits(limits);
+    }
+
     /// Calls `progress(bytes, words)` after each piece of input is written (bytes as read,
     /// decompressed).
     pub fn on_progress(&mut self, progress: impl Fn(u64, u64) + Send + Sync + 'e) {

@@ -61,9 +61,10 @@ impl fmt::Display for NodeId {
     }
 }
 
-/// Strict decimal parse: ASCII digits only (no sign, no spaces), fits in `u32`.
+/// Strict decimal parse as CoNLL-U writes numbers: ASCII digits only (no sign, no spaces), no
+/// leading zero (`01`, `00`: UD's validator rejects them), fits in `u32`.
 pub fn parse_u32(text: &str) -> Option<u32> {
-    if text.is_empty() || text.len() > 9 || !text.bytes().all(|b| b.is_ascii_digit()) {
+    if text.is_empty() || text.len() > 9 || !text.bytes().all(|b| b.is_ascii_digit()) || (text.len() > 1 && text.starts_with('0')) {
         return None;
     }
     text.parse().ok()
@@ -99,7 +100,7 @@ mod tests {
 
     #[test]
     fn rejects_malformed_ids() {
-        for bad in ["", "a", "1.", ".1", "1.0", "-1", "+1", "1.2.3", " 1", "99999999999"] {
+        for bad in ["", "a", "1.", ".1", "1.0", "-1", "+1", "1.2.3", " 1", "99999999999", "01", "004", "00", "1.01", "01.1"] {
             assert_eq!(NodeId::parse(bad), None, "{bad:?}");
         }
     }

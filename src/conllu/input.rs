@@ -62,7 +62,7 @@ pub fn from_reader<'a>(mut input: impl Read + 'a) -> io::Result<Box<dyn BufRead 
     }
     let whole = io::Cursor::new(head).take(len as u64).chain(input);
     Ok(if head[..len] == GZIP_MAGIC {
-        Box::new(BufReader::with_capacity(1 << 16, Gzip(flate2::read::MultiGzDecoder::new(whole))))
+        Box::new(BufReader::with_capacity(1 << 16, Gzip::new(flate2::read::MultiGzDecoder::new(whole))))
     } else {
         Box::new(BufReader::with_capacity(1 << 16, whole))
     })
@@ -70,16 +70,37 @@ pub fn from_reader<'a>(mut input: impl Read + 'a) -> io::Result<Box<dyn BufRead 
 
 /// A gzip decoder whose own errors (corrupt or truncated data, told apart from the operating
 /// system's by their lack of an OS error code) are [`io::ErrorKind::InvalidData`]: flate2 uses
-/// three kinds for them, and the caller tells bad input from a failing disk by the kind.
-struct Gzip<R>(R);
+/// three kinds for them, and the caller tells bad input from a failing disk by the kind. The
+/// message says how far the text got: its line and byte (the compressed offset is not known
+/// exactly, the decoder reads ahead).
+struct Gzip<R> {
+    decoder: R,
+    /// Decompressed bytes and line ends given out so far.
+    bytes: u64,
+    lines: u64,
+}
+
+impl<R> Gzip<R> {
+    fn new(decoder: R) -> Self {
+        Gzip { decoder, bytes: 0, lines: 0 }
+    }
+}
 
 impl<R: Read> Read for Gzip<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf).map_err(|e| match e.kind() {
-            io::ErrorKind::Interrupted => e,
-            _ if e.raw_os_error().is_some() => e,
-            _ => io::Error::new(io::ErrorKind::InvalidData, format!("invalid gzip data: {e}")),
-        })
+        match self.decoder.read(buf) {
+            Ok(n) => {
+                self.bytes += n as u64;
+                self.lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+                Ok(n)
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted || e.raw_os_error().is_some() => Err(e),
+            Err(e) => {
+                let (line, byte) = (crate::text::thousands(self.lines + 1), crate::text::thousands(self.bytes));
+                let message = format!("invalid gzip data in line {line} of the text (after {byte} bytes of it): {e}");
+                Err(io::Error::new(io::ErrorKind::InvalidData, message))
+            }
+        }
     }
 }
 
@@ -122,7 +143,21 @@ mod tests {
         for input in [&whole[..whole.len() / 2], &corrupt, &whole[..5]] {
             let error = read_all(input).unwrap_err();
             assert_eq!(error.kind(), io::ErrorKind::InvalidData, "{error}");
-            assert!(error.to_string().starts_with("invalid gzip data: "), "{error}");
+            assert!(error.to_string().starts_with("invalid gzip data in line "), "{error}");
         }
+    }
+
+    #[test]
+    fn a_gzip_error_says_how_far_the_text_got() {
+        let whole = gzip("1\ta\n\n".repeat(100_000).as_bytes());
+        let error = read_all(&whole[..whole.len() / 2]).unwrap_err().to_string();
+        let (line, bytes) = error
+            .strip_prefix("invalid gzip data in line ")
+            .and_then(|rest| rest.split_once(" of the text (after "))
+            .unwrap_or_else(|| panic!("{error}"));
+        let line: u64 = line.replace(',', "").parse().unwrap();
+        let bytes: u64 = bytes.split(' ').next().unwrap().replace(',', "").parse().unwrap();
+        // Each `1\ta\n\n` is two lines of five bytes: the line follows from the bytes.
+        assert!(bytes > 0 && line == 1 + bytes / 5 * 2 + u64::from(bytes % 5 == 4), "{error}");
     }
 }

@@ -6,12 +6,14 @@
 
 pub mod id;
 pub mod input;
+pub mod limits;
 pub mod output;
 pub mod reader;
 pub mod sentence;
 pub mod writer;
 
 pub use id::NodeId;
-pub use reader::{BlockReader, ChunkReader, RawBlock};
+pub use limits::Limits;
+pub use reader::{BlockReader, ChunkReader, RawBlock, TooLarge};
 pub use sentence::{LineKind, ParseError, Sentence, Span, Token};
 pub use writer::{write_sentence, EnhancedLayer};

@@ -3,7 +3,8 @@
 //! A regular FILE is written through a temporary file beside it and renamed over it by
 //! [`FileOutput::finish`]: no partial output that looks like a result, and a command may name one
 //! of its inputs as its output (the input is read whole before it is replaced). Used by the
-//! CLI's `-o FILE` and by [`crate::Enhancer::enhance_file`].
+//! CLI's `-o FILE` and by [`crate::Enhancer::enhance_file`]. A process ended by a signal runs no
+//! destructor: whoever handles signals removes [`FileOutput::temporary_path`] (the CLI does).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -54,6 +55,16 @@ impl FileOutput {
                 let temp = temp.into_inner().map_err(|e| e.into_error())?;
                 temp.persist(&path).map(|_| ()).map_err(|e| e.error)
             }
+        }
+    }
+
+    /// The temporary file being written, to be removed if the process is ended before
+    /// [`FileOutput::finish`] (a signal: the value is then never dropped, which would remove
+    /// it). `None` for a special file, which is written directly.
+    pub fn temporary_path(&self) -> Option<&Path> {
+        match &self.0 {
+            Target::Replace { temp, .. } => Some(temp.get_ref().path()),
+            Target::Special(_) => None,
         }
     }
 

@@ -5,7 +5,8 @@
 //! the input belong to the first block). Nothing here interprets the lines: parsing is
 //! [`RawBlock::parse`], which can fail without losing the block (`--on-error copy`).
 
-use std::io::{self, BufRead};
+use super::limits::Limits;
+use std::io::{self, BufRead, Read};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -40,22 +41,59 @@ pub struct BlockReader<R> {
     /// A content line read while looking for more blank lines: the first line of the next
     /// block. Reading ahead a whole line (rather than peeking at the buffer) keeps the block
     /// boundaries independent of where the input's buffer happens to end, e.g. inside `\r\n`.
+    /// Read as any line is, so at most `read_cap + 1` bytes of it.
     pending: Vec<u8>,
+    /// No block is read whole past this many bytes: the rest of a longer one is skipped.
+    read_cap: usize,
+    limits: Limits,
 }
 
 fn is_blank(line: &[u8]) -> bool {
     matches!(line, b"\n" | b"\r\n")
 }
 
+/// A block over [`Limits::max_sentence_bytes`], skipped by [`BlockReader::read_block`]: the
+/// [`io::Error`] it returns (of kind [`io::ErrorKind::InvalidData`]) carries one, with the
+/// line the block starts on. The reader can go on with the next block.
+#[derive(Debug)]
+pub struct TooLarge {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
+impl TooLarge {
+    /// The [`TooLarge`] an I/O error from [`BlockReader::read_block`] is, if it is one.
+    pub fn of(error: &io::Error) -> Option<&TooLarge> {
+        error.get_ref()?.downcast_ref::<TooLarge>()
+    }
+}
+
 impl<R: BufRead> BlockReader<R> {
+    /// A reader that holds no block past the default [`Limits`].
     pub fn new(input: R) -> Self {
-        BlockReader { input, next_line: 1, started: false, pending: Vec::new() }
+        Self::with_limits(input, Limits::default())
+    }
+
+    /// A reader that holds no block past `limits.max_sentence_bytes`.
+    pub fn with_limits(input: R, limits: Limits) -> Self {
+        BlockReader { input, next_line: 1, started: false, pending: Vec::new(), read_cap: limits.sentence_bytes(), limits }
     }
 
     /// A reader for a piece of an input that starts at line `first_line`, cut where a block
     /// ends (see [`ChunkReader`]); it numbers lines and blocks as a reader of the whole would.
+    /// The piece is in memory already, so its blocks are read whole whatever their size (the
+    /// size is for [`Sentence`](super::Sentence) parsing to check).
     pub fn continuing(input: R, first_line: usize, starts_input: bool) -> Self {
-        BlockReader { input, next_line: first_line, started: !starts_input, pending: Vec::new() }
+        let limits = Limits::default();
+        BlockReader { input, next_line: first_line, started: !starts_input, pending: Vec::new(), read_cap: usize::MAX, limits }
     }
 
     /// Number of the next line not yet in a block.
@@ -63,8 +101,19 @@ impl<R: BufRead> BlockReader<R> {
         self.next_line
     }
 
+    /// Appends the next line to `buf`, but no more than makes `buf` one byte longer than the
+    /// cap: a long line is never read whole. Returns the bytes read (0 at the end of input).
+    fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        let room = self.read_cap.saturating_add(1).saturating_sub(buf.len());
+        (&mut self.input).take(room as u64).read_until(b'\n', buf)
+    }
+
     /// Reads the next block into `block` (its buffer is reused). Returns `false` at the end of
     /// input. Blank lines after the last sentence are a block with no content lines.
+    ///
+    /// A block longer than the reader's cap is skipped to its end without being held whole,
+    /// and reported as an [`io::ErrorKind::InvalidData`] error holding a [`TooLarge`]; reading
+    /// can go on after it.
     pub fn read_block(&mut self, block: &mut RawBlock) -> io::Result<bool> {
         block.bytes.clear();
         block.first_line = self.next_line;
@@ -76,8 +125,11 @@ impl<R: BufRead> BlockReader<R> {
             self.next_line += 1;
         }
         loop {
+            if block.bytes.len() > self.read_cap {
+                return Err(self.skip_block(block, seen_content));
+            }
             let start = block.bytes.len();
-            let n = self.input.read_until(b'\n', &mut block.bytes)?;
+            let n = self.read_line(&mut block.bytes)?;
             if n == 0 {
                 return Ok(!block.bytes.is_empty());
             }
@@ -89,11 +141,100 @@ impl<R: BufRead> BlockReader<R> {
             if seen_content {
                 // Take every further blank line too, so the next block starts with content.
                 loop {
-                    if self.input.read_until(b'\n', &mut self.pending)? == 0 || !is_blank(&self.pending) {
+                    let mut pending = std::mem::take(&mut self.pending);
+                    let n = self.read_line(&mut pending)?;
+                    self.pending = pending;
+                    if n == 0 || !is_blank(&self.pending) {
                         return Ok(true);
                     }
                     block.bytes.append(&mut self.pending);
                     self.next_line += 1;
+                    if block.bytes.len() > self.read_cap {
+                        return Err(self.skip_block(block, true));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads past the rest of a block found longer than the cap (`block` holds its start, the
+    /// last line counted, complete or not), leaving the next block's first line in `pending`.
+    /// Returns the error that reports it.
+    fn skip_block(&mut self, block: &mut RawBlock, seen_content: bool) -> io::Error {
+        let error = TooLarge { line: block.first_line, message: self.limits.sentence_bytes_message() };
+        match self.skip_rest(block, seen_content) {
+            Ok(()) => io::Error::new(io::ErrorKind::InvalidData, error),
+            Err(e) => e,
+        }
+    }
+
+    fn skip_rest(&mut self, block: &mut RawBlock, mut seen_content: bool) -> io::Result<()> {
+        let bytes = std::mem::take(&mut block.bytes);
+        let last_line_start = memchr::memrchr(b'\n', &bytes[..bytes.len().saturating_sub(1)]).map_or(0, |i| i + 1);
+        let last_line = &bytes[last_line_start..];
+        let mut after_blank = false;
+        if last_line == b"\r" && self.input.fill_buf()?.first() == Some(&b'\n') {
+            // A blank `\r\n` cut in two.
+            self.input.consume(1);
+            after_blank = seen_content;
+        } else if !last_line.ends_with(b"\n") {
+            // Cut inside a line: a content line (a blank one is too short to be cut).
+            seen_content = true;
+            self.skip_line()?;
+        } else if is_blank(last_line) {
+            after_blank = seen_content;
+        } else {
+            seen_content = true;
+        }
+        block.bytes = bytes;
+        block.bytes.clear();
+        loop {
+            // Two bytes tell a blank line (`\n`, `\r\n`) from the start of any other.
+            self.pending.clear();
+            let mut head = std::mem::take(&mut self.pending);
+            let n = (&mut self.input).take(2).read_until(b'\n', &mut head)?;
+            self.pending = head;
+            if n == 0 {
+                return Ok(());
+            }
+            if is_blank(&self.pending) {
+                self.next_line += 1;
+                after_blank = seen_content;
+                continue;
+            }
+            if after_blank {
+                // The next block's first line: kept, as `read_block` keeps it.
+                if !self.pending.ends_with(b"\n") {
+                    let mut pending = std::mem::take(&mut self.pending);
+                    self.read_line(&mut pending)?;
+                    self.pending = pending;
+                }
+                return Ok(());
+            }
+            seen_content = true;
+            if !self.pending.ends_with(b"\n") {
+                self.skip_line()?;
+            }
+            self.next_line += 1;
+            self.pending.clear();
+        }
+    }
+
+    /// Reads past the rest of the current line, its `\n` included, a buffer at a time.
+    fn skip_line(&mut self) -> io::Result<()> {
+        loop {
+            let buffer = self.input.fill_buf()?;
+            if buffer.is_empty() {
+                return Ok(());
+            }
+            match memchr::memchr(b'\n', buffer) {
+                Some(i) => {
+                    self.input.consume(i + 1);
+                    return Ok(());
+                }
+                None => {
+                    let n = buffer.len();
+                    self.input.consume(n);
                 }
             }
         }
@@ -110,6 +251,12 @@ pub struct ChunkReader<R> {
     carry: Vec<u8>,
     at_start: bool,
     eof: bool,
+    /// A chunk never grows this far past its target: the block that would make it is over
+    /// [`Limits::max_sentence_bytes`].
+    block_cap: usize,
+    /// `carry` starts with a block over the cap (and whether that block starts the input),
+    /// to be passed on by [`ChunkReader::pass_oversized_block`].
+    oversized: Option<bool>,
 }
 
 /// Bytes read at a time past the target size while looking for the end of a block.
@@ -141,14 +288,25 @@ enum CutSearch {
 }
 
 impl<R: BufRead> ChunkReader<R> {
+    /// A reader whose chunks hold no block over the default [`Limits`].
     pub fn new(input: R) -> Self {
-        ChunkReader { input, carry: Vec::new(), at_start: true, eof: false }
+        Self::with_limits(input, Limits::default())
+    }
+
+    /// A reader whose chunks hold no block over `limits.max_sentence_bytes`.
+    pub fn with_limits(input: R, limits: Limits) -> Self {
+        ChunkReader { input, carry: Vec::new(), at_start: true, eof: false, block_cap: limits.sentence_bytes(), oversized: None }
     }
 
     /// Replaces `chunk` with the next piece of input: whole blocks, at least `target` bytes
-    /// unless the input ends first. Returns whether it starts the input; `chunk` is empty at
-    /// the end of input.
+    /// unless the input ends first or a block over the size cap follows. Returns whether it
+    /// starts the input; `chunk` is empty at the end of input.
+    ///
+    /// When a block over the cap comes, the chunk ends before it (it may be empty then) and
+    /// [`ChunkReader::at_oversized_block`] says so: the block must be passed on with
+    /// [`ChunkReader::pass_oversized_block`] before the next chunk is read.
     pub fn read_chunk(&mut self, chunk: &mut Vec<u8>, target: usize) -> io::Result<bool> {
+        debug_assert!(self.oversized.is_none(), "an oversized block was not passed on");
         chunk.clear();
         std::mem::swap(chunk, &mut self.carry);
         let starts_input = std::mem::replace(&mut self.at_start, false);
@@ -165,6 +323,14 @@ impl<R: BufRead> ChunkReader<R> {
                     Cut::None if self.eof => return Ok(starts_input),
                     Cut::None | Cut::NeedMore => {}
                 }
+                // No cut since the target: the last block is longer than the bytes past it.
+                if chunk.len() - target.min(chunk.len()) > self.block_cap {
+                    let at = last_block_start(chunk, starts_input);
+                    self.carry.extend_from_slice(&chunk[at..]);
+                    chunk.truncate(at);
+                    self.oversized = Some(starts_input && at == 0);
+                    return Ok(starts_input);
+                }
             }
             let buffer = self.input.fill_buf()?;
             if buffer.is_empty() {
@@ -180,6 +346,90 @@ impl<R: BufRead> ChunkReader<R> {
             self.input.consume(n);
         }
     }
+}
+
+impl<R: BufRead> ChunkReader<R> {
+    /// Whether the last [`ChunkReader::read_chunk`] stopped before a block over the size cap.
+    pub fn at_oversized_block(&self) -> bool {
+        self.oversized.is_some()
+    }
+
+    /// Hands the block over the size cap that [`ChunkReader::read_chunk`] stopped before to
+    /// `sink`, a piece at a time (never held whole), and returns how many line ends it held.
+    /// Errors reading are turned into `E` by `read_error`.
+    pub fn pass_oversized_block<E>(
+        &mut self,
+        mut sink: impl FnMut(&[u8]) -> Result<(), E>,
+        read_error: impl Fn(io::Error) -> E,
+    ) -> Result<usize, E> {
+        let Some(starts_input) = self.oversized.take() else {
+            return Ok(0);
+        };
+        let mut bytes = std::mem::take(&mut self.carry);
+        let mut search = if starts_input { CutSearch::Leading(0) } else { CutSearch::Lines(0) };
+        let mut lines = 0;
+        // Hands on the first `to` bytes.
+        let mut pass = |bytes: &mut Vec<u8>, to: usize, lines: &mut usize| -> Result<(), E> {
+            *lines += memchr::memchr_iter(b'\n', &bytes[..to]).count();
+            sink(&bytes[..to])?;
+            bytes.drain(..to);
+            Ok(())
+        };
+        loop {
+            let (to, done) = match find_cut(&bytes, &mut search, 1, self.eof) {
+                Cut::At(at) => (at, true),
+                Cut::None => (bytes.len(), true),
+                // What the search has passed goes on, but the two bytes before it: whether a
+                // line is blank is told by the bytes before its `\n`.
+                Cut::NeedMore => (search.position().saturating_sub(2), false),
+            };
+            pass(&mut bytes, to, &mut lines)?;
+            if done {
+                self.carry = bytes;
+                return Ok(lines);
+            }
+            search = search.moved_back(to);
+            let buffer = self.input.fill_buf().map_err(&read_error)?;
+            if buffer.is_empty() {
+                self.eof = true;
+                continue;
+            }
+            let n = buffer.len().min(16 * READ_AHEAD);
+            bytes.extend_from_slice(&buffer[..n]);
+            self.input.consume(n);
+        }
+    }
+}
+
+impl CutSearch {
+    /// Where the search has got to.
+    fn position(self) -> usize {
+        match self {
+            CutSearch::Leading(at) | CutSearch::FirstLine(at) | CutSearch::Lines(at) | CutSearch::AfterBlank(at) => at,
+        }
+    }
+
+    /// The same search in the bytes with the first `by` removed.
+    fn moved_back(self, by: usize) -> CutSearch {
+        match self {
+            CutSearch::Leading(at) => CutSearch::Leading(at - by),
+            CutSearch::FirstLine(at) => CutSearch::FirstLine(at - by),
+            CutSearch::Lines(at) => CutSearch::Lines(at - by),
+            CutSearch::AfterBlank(at) => CutSearch::AfterBlank(at - by),
+        }
+    }
+}
+
+/// Where the last block that starts in `bytes` starts (blocks as [`BlockReader`] cuts them;
+/// `starts_input`: `bytes` are the start of the input).
+fn last_block_start(bytes: &[u8], starts_input: bool) -> usize {
+    let mut search = if starts_input { CutSearch::Leading(0) } else { CutSearch::Lines(0) };
+    let mut start = 0;
+    while let Cut::At(at) = find_cut(bytes, &mut search, start + 1, false) {
+        start = at;
+        search = CutSearch::Lines(at);
+    }
+    start
 }
 
 /// Goes on with `search` through `bytes` (which only grew since the last call): the first
@@ -292,6 +542,72 @@ mod tests {
                 for capacity in [1, 2, 7, 64] {
                     assert_eq!(blocks_by_chunks(input, target, capacity), whole, "{input:?} target {target} capacity {capacity}");
                 }
+            }
+        }
+    }
+
+    fn small(max_sentence_bytes: usize) -> Limits {
+        Limits { max_sentence_bytes, ..Limits::default() }
+    }
+
+    /// A block over the cap is skipped and reported on its first line; the blocks around it
+    /// are read as without a cap, numbered as before. Whatever the buffer size.
+    #[test]
+    fn a_block_over_the_cap_is_skipped_and_reading_goes_on() {
+        let long = "x".repeat(100);
+        let inputs = [
+            (format!("1\ta\n\n# {long}\n1\tb\n\n1\tc\n\n"), 3, vec![(1, "1\ta\n\n"), (6, "1\tc\n\n")]),
+            (format!("1\ta\n\n1\t{long}"), 3, vec![(1, "1\ta\n\n")]),
+            (format!("1\ta\n{}1\tc\n", "\n".repeat(100)), 1, vec![(102, "1\tc\n")]),
+            (format!("1\ta\n\n{long}\r\n\r\n\r\n2\tb\n"), 3, vec![(1, "1\ta\n\n"), (6, "2\tb\n")]),
+        ];
+        for (input, too_large_at, expected) in inputs {
+            for capacity in [1, 3, 64] {
+                let mut reader = BlockReader::with_limits(std::io::BufReader::with_capacity(capacity, input.as_bytes()), small(20));
+                let mut block = RawBlock::default();
+                let (mut got, mut errors) = (Vec::new(), Vec::new());
+                loop {
+                    match reader.read_block(&mut block) {
+                        Ok(true) => got.push((block.first_line, String::from_utf8(block.bytes.clone()).unwrap())),
+                        Ok(false) => break,
+                        Err(e) => errors.push(TooLarge::of(&e).expect("a TooLarge").line),
+                    }
+                }
+                let expected: Vec<(usize, String)> = expected.iter().map(|(l, b)| (*l, b.to_string())).collect();
+                assert_eq!((got, errors), (expected, vec![too_large_at]), "{input:?} capacity {capacity}");
+            }
+        }
+    }
+
+    /// A chunk stops before a block over the cap; the block is passed on in pieces, all of it
+    /// and nothing more, and the chunks after it are cut as before.
+    #[test]
+    fn a_chunk_stops_before_a_block_over_the_cap_which_is_passed_on() {
+        let long = format!("# {}\n1\tb\n\n", "x".repeat(5000));
+        let input = format!("{}{long}{}", "1\ta\n\n".repeat(10), "1\tc\n\n".repeat(10));
+        for target in [1, 7, 64] {
+            for starts_with_it in [false, true] {
+                let input = if starts_with_it { format!("{long}1\tc\n\n") } else { input.clone() };
+                let mut chunks = ChunkReader::with_limits(std::io::BufReader::with_capacity(100, input.as_bytes()), small(1000));
+                let (mut chunk, mut joined, mut passed) = (Vec::new(), Vec::new(), Vec::new());
+                loop {
+                    chunks.read_chunk(&mut chunk, target).unwrap();
+                    joined.extend_from_slice(&chunk);
+                    if chunks.at_oversized_block() {
+                        let mut pieces = Vec::new();
+                        let lines = chunks.pass_oversized_block(|bytes| -> Result<(), ()> {
+                            pieces.extend_from_slice(bytes);
+                            Ok(())
+                        }, |_| ()).unwrap();
+                        assert_eq!(lines, 3);
+                        joined.extend_from_slice(&pieces);
+                        passed.push(pieces);
+                    } else if chunk.is_empty() {
+                        break;
+                    }
+                }
+                assert_eq!(String::from_utf8(joined).unwrap(), input, "target {target}");
+                assert_eq!(passed, vec![long.as_bytes().to_vec()], "target {target}");
             }
         }
     }

@@ -2,6 +2,7 @@
 //! basic tree. Every byte is kept; the writer only replaces DEPS and the empty-node lines.
 
 use super::id::{parse_u32, NodeId};
+use super::limits::Limits;
 use super::reader::RawBlock;
 use std::fmt;
 use std::ops::Range;
@@ -19,9 +20,6 @@ pub const DEPS: usize = 8;
 pub const MISC: usize = 9;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
-
-/// The longest sentence block accepted: spans into it are `u32` offsets.
-pub const MAX_BLOCK_BYTES: usize = u32::MAX as usize;
 
 /// A byte range into [`Sentence::text`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -45,6 +43,20 @@ impl Span {
 pub struct ParseError {
     pub line: usize,
     pub message: String,
+    /// The sentence is over one of the size [`Limits`], not malformed (summaries count these
+    /// apart).
+    pub too_large: bool,
+}
+
+impl ParseError {
+    pub fn new(line: usize, message: String) -> ParseError {
+        ParseError { line, message, too_large: false }
+    }
+
+    /// A sentence, line or comment block over its [`Limits`].
+    pub fn too_large(line: usize, message: String) -> ParseError {
+        ParseError { line, message, too_large: true }
+    }
 }
 
 impl fmt::Display for ParseError {
@@ -100,6 +112,9 @@ pub struct Sentence {
     /// Whether the DEPS column is parsed (not when the enhanced layer is to be recomputed).
     check_deps: bool,
     block_has_cr: bool,
+    /// Caps on line, comment and sentence size, checked while parsing ([`Limits::NONE`] if
+    /// `None`).
+    limits: Option<Limits>,
 }
 
 impl Sentence {
@@ -135,6 +150,16 @@ impl Sentence {
     /// Line number of a word or empty node.
     pub fn line_of(&self, token: &Token) -> usize {
         self.lines[token.line as usize].number
+    }
+
+    /// Checks the size of the sentences parsed into this one against `limits` (otherwise only
+    /// against what a sentence can hold, [`Limits::NONE`]: the readers cap the bytes already).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = Some(limits);
+    }
+
+    fn limits(&self) -> Limits {
+        self.limits.unwrap_or(Limits::NONE)
     }
 
     /// Gives back the block's buffer, leaving the sentence empty, so it can be reused.
@@ -209,12 +234,10 @@ impl Sentence {
     }
 
     fn parse_block(&mut self, block: RawBlock, check_deps: bool) -> Result<(), Box<(RawBlock, ParseError)>> {
-        // Spans are 32-bit offsets: a longer block (a file with no blank lines) is refused
-        // rather than misread.
-        if block.bytes.len() > MAX_BLOCK_BYTES {
-            let line = block.first_line;
-            let message = format!("sentence of {} bytes: longer than {MAX_BLOCK_BYTES} bytes", block.bytes.len());
-            return Err(Box::new((block, ParseError { line, message })));
+        // Bounded before anything else is done with it (spans are 32-bit offsets, too).
+        if block.bytes.len() > self.limits().sentence_bytes() {
+            let error = ParseError::too_large(block.first_line, self.limits().sentence_bytes_message());
+            return Err(Box::new((block, error)));
         }
         // SIMD validation first; std's slower check only runs to locate an error.
         let valid = simdutf8::basic::from_utf8(&block.bytes).is_ok();
@@ -232,7 +255,7 @@ impl Sentence {
                 let line = block.first_line + memchr::memchr_iter(b'\n', &bytes[..bad]).count();
                 let block = RawBlock { bytes, ..block };
                 let message = "invalid UTF-8".to_string();
-                return Err(Box::new((block, ParseError { line, message })));
+                return Err(Box::new((block, ParseError::new(line, message))));
             }
         };
         let mut old = std::mem::take(&mut self.text);
@@ -262,6 +285,7 @@ impl Sentence {
         let mut result = Ok(());
         // Lines are checked for stray CRs only if the block has any CR at all (CRLF input).
         self.block_has_cr = memchr::memchr(b'\r', self.text.as_bytes()).is_some();
+        let mut comment_bytes = 0;
         while start < self.text.len() {
             let bytes = self.text.as_bytes();
             let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
@@ -275,6 +299,10 @@ impl Sentence {
             }
             if starts_input && start == 0 && bytes.starts_with(BOM) {
                 content.start += BOM.len();
+            }
+            if let Err(e) = self.check_size(start..end, &mut comment_bytes, number, lines.len()) {
+                result = Err(e);
+                break;
             }
             let kind = match self.parse_line(content, number, lines.len() as u32) {
                 Ok(kind) => kind,
@@ -292,8 +320,26 @@ impl Sentence {
         self.check_tree()
     }
 
+    /// Checks the line at `bytes` (the `count`-th of the sentence) against the size limits.
+    fn check_size(&self, bytes: Range<usize>, comment_bytes: &mut usize, number: usize, count: usize) -> Result<(), ParseError> {
+        let limits = &self.limits();
+        if count >= limits.max_sentence_lines {
+            return Err(ParseError::too_large(self.first_line, limits.sentence_lines_message()));
+        }
+        if bytes.len() > limits.max_line_bytes {
+            return Err(ParseError::too_large(number, limits.line_bytes_message(bytes.len())));
+        }
+        if self.text.as_bytes()[bytes.start..].starts_with(b"#") {
+            *comment_bytes += bytes.len();
+            if *comment_bytes > limits.max_comment_bytes {
+                return Err(ParseError::too_large(number, limits.comment_bytes_message()));
+            }
+        }
+        Ok(())
+    }
+
     fn parse_line(&mut self, content: Range<usize>, number: usize, line_index: u32) -> Result<LineKind, ParseError> {
-        let err = |message: String| ParseError { line: number, message };
+        let err = |message: String| ParseError::new(number, message);
         let line = &self.text[content.clone()];
         if line.starts_with('\u{FEFF}') {
             // Typically `cat a.conllu b.conllu` with b saved with a BOM. Said outright, because
@@ -338,7 +384,7 @@ impl Sentence {
         let expected_word = self.words.len() as u32 + 1;
         if let Some((a, b)) = id_text.split_once('-') {
             let (Some(a), Some(b)) = (parse_u32(a), parse_u32(b)) else {
-                return Err(err(format!("malformed multiword token ID '{id_text}'")));
+                return Err(err(format!("malformed multiword token ID '{id_text}'{}", leading_zero_hint(id_text))));
             };
             if a != expected_word || b <= a {
                 return Err(err(format!(
@@ -348,7 +394,7 @@ impl Sentence {
             return Ok(LineKind::Multiword);
         }
         let Some(id) = NodeId::parse(id_text) else {
-            return Err(err(format!("malformed ID '{id_text}'")));
+            return Err(err(format!("malformed ID '{id_text}'{}", leading_zero_hint(id_text))));
         };
         let head_text = self.span(columns[HEAD]);
         if id.is_empty_node() {
@@ -367,7 +413,7 @@ impl Sentence {
         let head = if id.is_empty_node() {
             0
         } else {
-            parse_u32(head_text).ok_or_else(|| err(format!("HEAD '{head_text}' is not a word number")))?
+            parse_u32(head_text).ok_or_else(|| err(format!("HEAD '{head_text}' is not a word number{}", leading_zero_hint(head_text))))?
         };
         if self.check_deps {
             let deps_heads = check_deps_syntax(self.span(columns[DEPS])).map_err(err)?;
@@ -392,7 +438,7 @@ impl Sentence {
             } else {
                 "sentence has no words".to_string()
             };
-            return Err(ParseError { line: self.first_line, message });
+            return Err(ParseError::new(self.first_line, message));
         }
         let n = self.words.len() as u32;
         self.check_multiwords()?;
@@ -401,15 +447,15 @@ impl Sentence {
             let line = self.line_of(word);
             if word.head > n {
                 let message = format!("HEAD {} of word {} is outside the sentence (1..{n})", word.head, word.id);
-                return Err(ParseError { line, message });
+                return Err(ParseError::new(line, message));
             }
             if word.head == word.id.word {
-                return Err(ParseError { line, message: format!("word {} is its own HEAD", word.id) });
+                return Err(ParseError::new(line, format!("word {} is its own HEAD", word.id)));
             }
             if word.head == 0 {
                 if let Some(first) = root {
                     let message = format!("two roots: words {} and {} both have HEAD 0", first.id, word.id);
-                    return Err(ParseError { line, message });
+                    return Err(ParseError::new(line, message));
                 }
                 root = Some(word);
             }
@@ -437,7 +483,7 @@ impl Sentence {
                 } else {
                     format!("cycle in the basic tree: {}", path.join(" → "))
                 };
-                return Err(ParseError { line, message });
+                return Err(ParseError::new(line, message));
             }
             let mut w = start;
             while state[w as usize] == 1 {
@@ -454,7 +500,7 @@ impl Sentence {
             for (head, _) in self.deps(token) {
                 if !self.has_node(head) {
                     let message = format!("DEPS of {} names head {head}, which is not in the sentence", token.id);
-                    return Err(ParseError { line: self.line_of(token), message });
+                    return Err(ParseError::new(self.line_of(token), message));
                 }
             }
         }
@@ -476,15 +522,15 @@ impl Sentence {
             let range = id.split_once('-').and_then(|(a, b)| Some((parse_u32(a)?, parse_u32(b)?)));
             let Some((first, last)) = range else {
                 let message = format!("malformed multiword token ID '{id}'");
-                return Err(ParseError { line: line.number, message });
+                return Err(ParseError::new(line.number, message));
             };
             if let Some((previous_id, _)) = previous.filter(|&(_, l)| first <= l) {
                 let message = format!("multiword token range '{id}' overlaps '{previous_id}'");
-                return Err(ParseError { line: line.number, message });
+                return Err(ParseError::new(line.number, message));
             }
             if last > n {
                 let message = format!("multiword token range '{id}' runs past the last word of the sentence ({n})");
-                return Err(ParseError { line: line.number, message });
+                return Err(ParseError::new(line.number, message));
             }
             previous = Some((id, last));
         }
@@ -519,4 +565,14 @@ fn check_deps_syntax(deps: &str) -> Result<DepsHeads, String> {
         heads.names_empty_node |= id.is_empty_node();
     }
     Ok(heads)
+}
+
+/// Said of a number that is malformed only for a leading zero (`01`), which looks right.
+fn leading_zero_hint(text: &str) -> &'static str {
+    let leading_zero = text.split(['.', '-']).any(|n| n.len() > 1 && n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit()));
+    if leading_zero {
+        ": numbers have no leading zero"
+    } else {
+        ""
+    }
 }

@@ -4,10 +4,12 @@
 //! same thing. Text from the input enters labels only through [`push_label_text`],
 //! [`push_feature_value`] and [`repair_label`] (`docs/labels.md`).
 
+mod basic;
 mod labels;
 pub mod repairs;
 mod text;
 
+pub use basic::{deprel_problem, feats_problems, is_feature_name, upos_problem};
 pub use labels::{enhanced_label_problem, is_enhanced_label, repair_label, universal_part};
 pub use repairs::Repairs;
 pub use text::{push_feature_value, push_label_text, TextFix};

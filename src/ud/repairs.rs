@@ -8,8 +8,9 @@ use std::fmt;
 
 /// Marker text (a lemma, form or feature value in a label) lost characters or was normalized.
 pub const TEXT_CLEANED: &str = "marker text cleaned";
-/// Nothing was left of a marker text, or a feature had several values: the part is left out.
-pub const TEXT_DROPPED: &str = "marker dropped";
+/// Nothing was left of a marker text, or a feature had several values (`Case=Acc,Nom`): the
+/// part is left out. Named for both: a case left out for its several values is no marker.
+pub const TEXT_DROPPED: &str = "marker or feature value dropped";
 /// A relation that is not a UD relation, even case-folded, became `dep`.
 pub const NOT_A_RELATION: &str = "not a UD relation → dep";
 /// Parts of a label that do not fit UD's grammar were left out (`obl:x:y:z:w` → `obl:x:y:z`).

@@ -1,12 +1,69 @@
-//! Checks of one sentence's enhanced graph (UD `validate.py` level 2, enhanced layer).
+//! Checks of one sentence (UD `validate.py` level 2): the format of the basic layer's UPOS,
+//! FEATS and DEPREL and of multiword token lines, and the enhanced graph.
 //!
-//! The basic tree and the DEPS syntax were already checked by [`Sentence::parse`]; everything
-//! here assumes a parsed sentence and never panics on one.
+//! IDs, HEADs, the basic tree and the DEPS syntax were already checked by [`Sentence::parse`];
+//! everything here assumes a parsed sentence and never panics on one.
 
 use super::Diagnostic;
-use crate::conllu::sentence::{DEPREL, DEPS, HEAD};
-use crate::conllu::{NodeId, Sentence, Token};
-use crate::ud::{enhanced_label_problem as label_problem, universal_part};
+use crate::conllu::sentence::{COLUMNS, DEPREL, DEPS, FEATS, FORM, HEAD, ID, MISC, UPOS};
+use crate::conllu::{LineKind, NodeId, Sentence, Token};
+use crate::ud::{
+    deprel_problem, enhanced_label_problem as label_problem, feats_problems, universal_part,
+    upos_problem,
+};
+
+/// The column names, in order, for messages.
+const COLUMN_NAMES: [&str; COLUMNS] = [
+    "ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
+];
+
+/// Appends the basic layer's format errors of `s` to `out`: UPOS one of the 17 tags (`_` too
+/// for an empty node), FEATS well-formed and sorted, DEPREL a universal relation with an
+/// optional subtype, a multiword token line `_` in every column but ID, FORM and MISC (FEATS
+/// may be `Typo=Yes`).
+pub fn validate_basic(s: &Sentence, out: &mut Vec<Diagnostic>) {
+    for line in &s.lines {
+        let number = line.number;
+        let mut err = |message: String| {
+            out.push(Diagnostic {
+                line: number,
+                message,
+            })
+        };
+        match line.kind {
+            LineKind::Word(_) | LineKind::Empty(_) => {
+                let token = match line.kind {
+                    LineKind::Word(i) => &s.words[i as usize],
+                    LineKind::Empty(i) => &s.empty_nodes[i as usize],
+                    _ => unreachable!("matched above"),
+                };
+                let upos = s.column(token, UPOS);
+                let mut problems = feats_problems(s.column(token, FEATS));
+                if !(token.id.is_empty_node() && upos == "_") {
+                    problems.extend(upos_problem(upos));
+                }
+                if !token.id.is_empty_node() {
+                    problems.extend(deprel_problem(s.column(token, DEPREL)));
+                }
+                problems.into_iter().for_each(&mut err);
+            }
+            LineKind::Multiword => {
+                let text = s.span(line.bytes).trim_end_matches(['\n', '\r']);
+                let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+                for (i, value) in text.split('\t').enumerate() {
+                    let free = matches!(i, ID | FORM | MISC) || (i == FEATS && value == "Typo=Yes");
+                    if !free && value != "_" && i < COLUMNS {
+                        err(format!(
+                            "multiword token line with '{value}' as {}: it must be '_' (only ID, FORM and MISC are given)",
+                            COLUMN_NAMES[i]
+                        ));
+                    }
+                }
+            }
+            LineKind::Verbatim => {}
+        }
+    }
+}
 
 /// Whether the sentence has an enhanced graph. As in `validate.py`, an empty node counts: empty
 /// nodes exist only in the enhanced graph, so their presence means it must be complete.

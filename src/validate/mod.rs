@@ -1,12 +1,15 @@
-//! Validation of the enhanced layer, after UD's `validate.py` at level 2.
+//! Validation after UD's `validate.py` at level 2: the basic layer's format and the enhanced layer.
 //!
 //! Used by `eudify validate FILE...` and by tests that check every file we write. Input is
 //! streamed one sentence at a time; every error carries the input line of the offending token.
 //!
 //! What is checked:
 //! - the basic layer and the DEPS syntax, as the CoNLL-U reader parses them (its error becomes a
-//!   diagnostic and validation goes on with the next sentence), and the blank line that must end
-//!   the file;
+//!   diagnostic and validation goes on with the next sentence): ten columns, IDs and HEADs as
+//!   UD writes numbers (no leading zero), the tree; and the blank line that must end the file;
+//! - the basic layer's format at UD level 2: UPOS one of the 17 tags, FEATS sorted `Name=Value`
+//!   pairs, DEPREL a universal relation with an optional subtype, multiword token lines `_` but
+//!   for ID, FORM and MISC (not checked: MISC, metadata such as `sent_id` and `text`);
 //! - per sentence with an enhanced graph: every node has DEPS; DEPS sorted
 //!   by head then label, without repeated edges; no self-loop; a `0:root` edge exists, edges from 0
 //!   are `root` and `root` edges come from 0; labels have UD's enhanced shape with a known
@@ -17,9 +20,9 @@
 
 mod checks;
 
-use checks::{has_enhanced_graph, validate_sentence};
+use checks::{has_enhanced_graph, validate_basic, validate_sentence};
 
-use crate::conllu::{input, BlockReader, ParseError, RawBlock, Sentence};
+use crate::conllu::{input, BlockReader, Limits, ParseError, RawBlock, Sentence, TooLarge};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
@@ -97,6 +100,8 @@ pub(crate) struct Validator {
     first_orphan: Option<usize>,
     orphan_reported: bool,
     scratch: Vec<Diagnostic>,
+    /// Whether the basic layer's format is checked.
+    basic_format: bool,
 }
 
 impl Validator {
@@ -112,6 +117,7 @@ impl Validator {
             first_orphan: None,
             orphan_reported: false,
             scratch: Vec::new(),
+            basic_format: true,
         }
     }
 
@@ -137,6 +143,9 @@ impl Validator {
         let mut found = std::mem::take(&mut self.scratch);
         found.clear();
         self.file_level(s, &mut found);
+        if self.basic_format {
+            validate_basic(s, &mut found);
+        }
         validate_sentence(s, &mut found);
         found.sort_by_key(|d| d.line);
         for d in found.drain(..) {
@@ -223,15 +232,67 @@ fn is_blank_block(bytes: &[u8]) -> bool {
         .all(|line| line == b"\n" || line == b"\r\n")
 }
 
-/// Validates every sentence of `input`, reading it one block at a time.
+/// What a validation checks beyond the parse and the enhanced layer, and how large a sentence
+/// may be. The default is what `eudify validate` checks: UD level 2 on both layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The basic layer's format at UD level 2: UPOS, FEATS, DEPREL, multiword token lines.
+    pub basic_format: bool,
+    /// Caps on line, comment and sentence size: a sentence past one is an error, and one over
+    /// [`Limits::max_sentence_bytes`] is skipped without being held whole.
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            basic_format: true,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Validates every sentence of `input`, reading it one block at a time: the parse and the
+/// enhanced layer only, the layer eudify writes (the basic layer's UPOS, FEATS and DEPREL are
+/// whatever the input gave); [`validate_reader_with`] checks them too.
 pub fn validate_reader(name: &str, input: impl BufRead) -> io::Result<Report> {
-    let mut reader = BlockReader::new(input);
+    let options = Options {
+        basic_format: false,
+        ..Options::default()
+    };
+    validate_reader_with(name, input, &options)
+}
+
+/// Validates every sentence of `input` as `options` say, reading it one block at a time.
+pub fn validate_reader_with(
+    name: &str,
+    input: impl BufRead,
+    options: &Options,
+) -> io::Result<Report> {
+    let limits = options.limits;
+    let mut reader = BlockReader::with_limits(input, limits);
     let mut validator = Validator::new(name);
+    validator.basic_format = options.basic_format;
     let mut sentence = Sentence::default();
+    sentence.set_limits(limits);
     let mut block = RawBlock::default();
     // The last block with content: where it starts, its line count and whether it ended blank.
     let mut last: Option<(usize, usize, bool)> = None;
-    while reader.read_block(&mut block)? {
+    loop {
+        match reader.read_block(&mut block) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(error) => match TooLarge::of(&error) {
+                Some(too_large) => {
+                    // Skipped: whether it ended in a blank line is not known.
+                    let error = ParseError::too_large(too_large.line, too_large.message.clone());
+                    validator.parse_error(&error);
+                    last = None;
+                    continue;
+                }
+                None => return Err(error),
+            },
+        }
         if is_blank_block(&block.bytes) {
             continue; // blank lines after the last sentence
         }
@@ -259,10 +320,16 @@ pub fn validate_reader(name: &str, input: impl BufRead) -> io::Result<Report> {
     Ok(validator.finish())
 }
 
-/// Validates a file, `-` for stdin, gzip-compressed or not (recognised by its first bytes);
-/// its path (or `<stdin>`) is the name in the report.
+/// Validates a file, `-` for stdin, gzip-compressed or not (recognised by its first bytes),
+/// as `eudify validate` does (UD level 2 on both layers, [`Options::default`]); its path (or
+/// `<stdin>`) is the name in the report.
 pub fn validate_file(path: &Path) -> io::Result<Report> {
-    validate_reader(&input::display_name(path), input::open(path)?)
+    validate_file_with(path, &Options::default())
+}
+
+/// [`validate_file`] as `options` say.
+pub fn validate_file_with(path: &Path, options: &Options) -> io::Result<Report> {
+    validate_reader_with(&input::display_name(path), input::open(path)?, options)
 }
 
 #[cfg(test)]
