@@ -19,7 +19,7 @@ import json
 import os
 import warnings
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple, TypedDict, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, TypedDict, Union
 
 from . import _eudify
 from ._eudify import InputError, RulesError
@@ -41,6 +41,7 @@ __all__ = [
     "ExplainedEdge",
     "validate",
     "evaluate",
+    "grep",
     "profiles",
 ]
 __version__: str = _eudify.__version__
@@ -277,6 +278,37 @@ def evaluate(gold: PathLike, system: PathLike, phenomena: bool = False) -> Dict[
     ``phenomena``, enhanced edges broken down by phenomenon too). Raises :class:`InputError`
     when either file is not valid CoNLL-U or the system's words differ from the gold's."""
     return json.loads(_eudify.evaluate(os.fspath(gold), os.fspath(system), phenomena))
+
+
+def grep(
+    pattern: str,
+    path_or_text: Union[PathLike, str],
+    lang: Optional[str] = None,
+    rules: Optional[PathLike] = None,
+) -> Iterator[Dict[str, Any]]:
+    """Yields each match of a search pattern, as ``eudify grep --json`` prints them: a rule's
+    ``match { ... }`` block and optional ``without { ... }`` blocks, over the basic tree
+    (``-[..]->``) and the enhanced graph (``=[..]=>``) as the input's DEPS hold it, or with
+    ``lang`` the graph that profile computes from the basic trees.
+
+    ``path_or_text``: a string containing a newline is the CoNLL-U text itself, anything else a
+    path (gzip is read too). Each match is a dict: ``sent_id``, ``line``, ``text`` (the words,
+    matched ones marked ``[form/VAR]``), ``nodes`` (variable → ``id``, ``line``, ``form``,
+    ``lemma``, ``upos``, ``xpos``, ``feats``, ``deprel``, ``misc``) and ``edges`` (edge variable →
+    ``head``, ``dep``, ``label``). A pattern that does not check raises :class:`RulesError`
+    with ``check``'s caret diagnostics; invalid input raises :class:`InputError`. Sentences whose
+    search was cut short by the work budget (or, with ``lang``, whose rules ran away) give a
+    ``RuntimeWarning`` with their count."""
+    rules_path = None if rules is None else os.fspath(rules)
+    if isinstance(path_or_text, str) and "\n" in path_or_text:
+        found, counts = _eudify.grep(pattern, text=path_or_text, lang=lang, rules=rules_path)
+    else:
+        found, counts = _eudify.grep(pattern, path=os.fspath(path_or_text), lang=lang, rules=rules_path)
+    if counts["cut_short"]:
+        warnings.warn(f"{counts['cut_short']} sentence(s) searched only in part: the pattern's search spent its work budget", RuntimeWarning, stacklevel=2)
+    if counts["runaways"]:
+        warnings.warn(f"{counts['runaways']} sentence(s) searched in their basic copy: the rules ran away", RuntimeWarning, stacklevel=2)
+    return iter(found)
 
 
 def profiles(rules: Optional[PathLike] = None) -> List[Profile]:

@@ -265,6 +265,89 @@ fn evaluate(py: Python<'_>, gold: PathBuf, system: PathBuf, phenomena: bool) -> 
     }
 }
 
+/// Every match of a search pattern (`eudify grep`) in a path or a text, as dicts: `sent_id`,
+/// `line`, `text` (the words, matched ones marked `[form/VAR]`), `nodes` (variable → dict of
+/// `id`, `line`, `form`, `lemma`, `upos`, `xpos`, `feats`, `deprel`, `misc`), `edges` (edge
+/// variable → `head`, `dep`, `label`); and the counts (`sentences_read`, `sentences_matched`,
+/// `matches`, `runaways`, `cut_short`). With `lang`, the graph that profile computes is
+/// searched instead of the input's DEPS.
+#[pyfunction]
+#[pyo3(signature = (pattern, path = None, text = None, lang = None, rules = None))]
+fn grep<'py>(
+    py: Python<'py>,
+    pattern: &str,
+    path: Option<PathBuf>,
+    text: Option<String>,
+    lang: Option<String>,
+    rules: Option<PathBuf>,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
+    let compiled = match &lang {
+        Some(code) => eudify::Pattern::for_profile(pattern, eudify::PATTERN_NAME, code, rules.as_deref()),
+        None => eudify::Pattern::new(pattern),
+    }
+    .map_err(|e| to_py(py, e))?;
+    let mut sentences = Vec::new();
+    let mut keep = |sentence: eudify::SentenceMatches| {
+        sentences.push(sentence);
+        Ok(true)
+    };
+    let counts = py
+        .allow_threads(|| match &path {
+            Some(path) => {
+                let name = eudify::files::display_name(path);
+                let reader = eudify::files::open(path).map_err(|error| eudify::Error::Io { file: name.clone(), error })?;
+                compiled.search_each(&name, reader, &mut keep)
+            }
+            None => compiled.search_each(eudify::STRING_NAME, text.as_deref().unwrap_or("").as_bytes(), &mut keep),
+        })
+        .map_err(|e| to_py(py, e))?;
+    let list = PyList::empty(py);
+    for sentence in &sentences {
+        for (i, found) in sentence.matches.iter().enumerate() {
+            let nodes = PyDict::new(py);
+            for n in &found.nodes {
+                let node = PyDict::new(py);
+                for (key, value) in [
+                    ("id", &n.id),
+                    ("form", &n.form),
+                    ("lemma", &n.lemma),
+                    ("upos", &n.upos),
+                    ("xpos", &n.xpos),
+                    ("feats", &n.feats),
+                    ("deprel", &n.deprel),
+                    ("misc", &n.misc),
+                ] {
+                    node.set_item(key, value)?;
+                }
+                node.set_item("line", n.line)?;
+                nodes.set_item(&n.variable, node)?;
+            }
+            let edges = PyDict::new(py);
+            for e in &found.edges {
+                let edge = PyDict::new(py);
+                edge.set_item("head", &e.head)?;
+                edge.set_item("dep", &e.dependent)?;
+                edge.set_item("label", &e.label)?;
+                edges.set_item(&e.variable, edge)?;
+            }
+            let dict = PyDict::new(py);
+            dict.set_item("sent_id", &sentence.sent_id)?;
+            dict.set_item("line", found.nodes.first().map_or(sentence.line, |n| n.line))?;
+            dict.set_item("text", sentence.marked_text(i))?;
+            dict.set_item("nodes", nodes)?;
+            dict.set_item("edges", edges)?;
+            list.append(dict)?;
+        }
+    }
+    let totals = PyDict::new(py);
+    totals.set_item("sentences_read", counts.sentences_read)?;
+    totals.set_item("sentences_matched", counts.sentences_matched)?;
+    totals.set_item("matches", counts.matches)?;
+    totals.set_item("runaways", counts.runaways)?;
+    totals.set_item("cut_short", counts.cut_short)?;
+    Ok((list, totals))
+}
+
 /// The profiles as (name, description, extends) triples, as `eudify profiles` lists them.
 #[pyfunction]
 #[pyo3(signature = (rules = None))]
@@ -287,6 +370,7 @@ fn _eudify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
+    m.add_function(wrap_pyfunction!(grep, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(spacy_conllu, m)?)?;
     m.add("InputError", m.py().get_type::<InputError>())?;

@@ -397,3 +397,23 @@ def test_strict_raises_on_a_runaway(runaway_rules, tmp_path):
     src.write_text(ONE, encoding="utf-8")
     with pytest.raises(eudify.RunawayError):
         enhancer.enhance_file(src, tmp_path / "out.conllu", strict=True)
+
+
+def test_grep_finds_what_the_cli_finds_in_the_files_deps_and_the_computed_graph():
+    pattern = "match { e: H =[nsubj:xsubj]=> S; }"
+    # The sample's DEPS are empty: only the graph eudify computes has the edge.
+    assert list(eudify.grep(pattern, SAMPLE)) == []
+    computed = list(eudify.grep(pattern, SAMPLE, lang="en"))
+    enhanced = eudify.Enhancer("en").enhance(SAMPLE.read_text())
+    from_text = list(eudify.grep(pattern, enhanced))
+    assert computed and [m["nodes"] for m in computed] == [m["nodes"] for m in from_text]
+    first = computed[0]
+    assert first["sent_id"] == "s1" and first["nodes"]["S"]["form"] == "She"
+    assert first["edges"]["e"] == {"head": first["nodes"]["H"]["id"], "dep": first["nodes"]["S"]["id"], "label": "nsubj:xsubj"}
+    assert first["text"].startswith("[She/S] wants to [buy/H]")
+
+
+def test_grep_pattern_mistakes_raise_rules_error_with_a_caret():
+    with pytest.raises(eudify.RulesError) as error:
+        eudify.grep("match { H -[nsubjj]-> S; }", SAMPLE)
+    assert "<pattern>:1:13" in str(error.value) and "^" in str(error.value)
