@@ -11,8 +11,18 @@ use std::path::PathBuf;
 
 mod spacy;
 
-create_exception!(eudify, InputError, PyValueError, "Input that is not valid CoNLL-U: `.file` and `.line` (from 1) tell where.");
-create_exception!(eudify, RulesError, PyValueError, "Rules or a profile that do not load; the message holds every diagnostic.");
+create_exception!(
+    eudify,
+    InputError,
+    PyValueError,
+    "Input that is not valid CoNLL-U: `.file` and `.line` (from 1) tell where."
+);
+create_exception!(
+    eudify,
+    RulesError,
+    PyValueError,
+    "Rules or a profile that do not load; the message holds every diagnostic."
+);
 
 /// An input error with `.file`, `.line` and `.message` set on the exception object.
 fn input_error(py: Python<'_>, file: &str, line: usize, message: &str) -> PyErr {
@@ -27,12 +37,18 @@ fn input_error(py: Python<'_>, file: &str, line: usize, message: &str) -> PyErr 
 
 fn to_py(py: Python<'_>, error: eudify::Error) -> PyErr {
     match error {
-        eudify::Error::Input { file, line, message } => input_error(py, &file, line, &message),
+        eudify::Error::Input {
+            file,
+            line,
+            message,
+        } => input_error(py, &file, line, &message),
         eudify::Error::Rules(message) => RulesError::new_err(message),
         eudify::Error::Io { file, error } => os_error(&file, error),
         eudify::Error::Output(error) => PyOSError::new_err(format!("writing output: {error}")),
         other @ eudify::Error::NoSuchSentence { .. } => PyValueError::new_err(other.to_string()),
-        other @ (eudify::Error::Internal { .. } | eudify::Error::Threads(_)) => PyRuntimeError::new_err(other.to_string()),
+        other @ (eudify::Error::Internal { .. } | eudify::Error::Threads(_)) => {
+            PyRuntimeError::new_err(other.to_string())
+        }
     }
 }
 
@@ -45,10 +61,16 @@ fn os_error(file: &str, error: std::io::Error) -> PyErr {
     match error.raw_os_error() {
         Some(errno) => {
             let text = error.to_string();
-            let reason = text.strip_suffix(&format!(" (os error {errno})")).unwrap_or(&text).to_string();
+            let reason = text
+                .strip_suffix(&format!(" (os error {errno})"))
+                .unwrap_or(&text)
+                .to_string();
             PyOSError::new_err((errno, reason, file.to_string()))
         }
-        None => PyErr::from(std::io::Error::new(error.kind(), format!("{file}: {error}"))),
+        None => PyErr::from(std::io::Error::new(
+            error.kind(),
+            format!("{file}: {error}"),
+        )),
     }
 }
 
@@ -60,7 +82,11 @@ fn threads(asked: Option<usize>) -> usize {
 
 /// What one run did (`eudify.Report` in `eudify/__init__.py`), as a dict: `file` names the
 /// input in the runaways' positions.
-fn report_dict<'py>(py: Python<'py>, file: &str, report: &eudify::Report) -> PyResult<Bound<'py, PyDict>> {
+fn report_dict<'py>(
+    py: Python<'py>,
+    file: &str,
+    report: &eudify::Report,
+) -> PyResult<Bound<'py, PyDict>> {
     let summary = &report.summary;
     let dict = PyDict::new(py);
     dict.set_item("sentences", summary.sentences)?;
@@ -102,7 +128,9 @@ impl Enhancer {
     #[pyo3(signature = (lang = "cs", rules = None))]
     fn new(py: Python<'_>, lang: &str, rules: Option<PathBuf>) -> PyResult<Self> {
         let lang = lang.to_string();
-        let inner = py.allow_threads(|| eudify::Enhancer::for_profile(&lang, rules.as_deref())).map_err(|e| to_py(py, e))?;
+        let inner = py
+            .allow_threads(|| eudify::Enhancer::for_profile(&lang, rules.as_deref()))
+            .map_err(|e| to_py(py, e))?;
         Ok(Enhancer { inner })
     }
 
@@ -117,10 +145,16 @@ impl Enhancer {
     }
 
     /// The enhanced text and the report, as a dict.
-    fn enhance<'py>(&self, py: Python<'py>, conllu: &str) -> PyResult<(String, Bound<'py, PyDict>)> {
+    fn enhance<'py>(
+        &self,
+        py: Python<'py>,
+        conllu: &str,
+    ) -> PyResult<(String, Bound<'py, PyDict>)> {
         // Copied so the GIL can go: `conllu` borrows a Python object's buffer.
         let text = conllu.to_string();
-        let (out, report) = py.allow_threads(|| self.inner.enhance_str_with_report(&text)).map_err(|e| to_py(py, e))?;
+        let (out, report) = py
+            .allow_threads(|| self.inner.enhance_str_with_report(&text))
+            .map_err(|e| to_py(py, e))?;
         Ok((out, report_dict(py, eudify::STRING_NAME, &report)?))
     }
 
@@ -136,23 +170,37 @@ impl Enhancer {
         sents: Vec<(usize, usize)>,
         store: &Bound<'py, PyAny>,
         cache: &spacy::SpacyStrings,
-    ) -> PyResult<(String, Bound<'py, PyDict>, Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+    ) -> PyResult<(
+        String,
+        Bound<'py, PyDict>,
+        Bound<'py, PyDict>,
+        Bound<'py, PyDict>,
+    )> {
         let mut doc = spacy::DocArrays::new(table, sents, store, cache)?;
         let (conllu, written) = doc.conllu();
         doc.release_strings();
         let (enhanced, report) = match conllu.is_empty() {
             true => (String::new(), eudify::Report::default()),
-            false => py.allow_threads(|| self.inner.enhance_str_with_report(&conllu)).map_err(|e| to_py(py, e))?,
+            false => py
+                .allow_threads(|| self.inner.enhance_str_with_report(&conllu))
+                .map_err(|e| to_py(py, e))?,
         };
         let (values, empty) = spacy::read_enhanced(py, &doc, &enhanced, &written)?;
-        Ok((enhanced, report_dict(py, eudify::STRING_NAME, &report)?, values, empty))
+        Ok((
+            enhanced,
+            report_dict(py, eudify::STRING_NAME, &report)?,
+            values,
+            empty,
+        ))
     }
 
     /// Per sentence, a dict of what each rule application did and where each edge comes from
     /// (see `Enhancer.explain` in `eudify/__init__.py`).
     fn explain<'py>(&self, py: Python<'py>, conllu: &str) -> PyResult<Bound<'py, PyList>> {
         let text = conllu.to_string();
-        let sentences = py.allow_threads(|| self.inner.explain(&text)).map_err(|e| to_py(py, e))?;
+        let sentences = py
+            .allow_threads(|| self.inner.explain(&text))
+            .map_err(|e| to_py(py, e))?;
         let list = PyList::empty(py);
         for sentence in &sentences {
             list.append(explanation_dict(py, sentence)?)?;
@@ -169,13 +217,18 @@ impl Enhancer {
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let n = self::threads(threads);
-        let report = py.allow_threads(|| self.inner.enhance_file_with_report(&src, &dst, n)).map_err(|e| to_py(py, e))?;
+        let report = py
+            .allow_threads(|| self.inner.enhance_file_with_report(&src, &dst, n))
+            .map_err(|e| to_py(py, e))?;
         report_dict(py, &eudify::files::display_name(&src), &report)
     }
 }
 
 /// `{"sent_id", "line", "applications", "edges", "runaway"}`: one sentence of `explain`.
-fn explanation_dict<'py>(py: Python<'py>, sentence: &eudify::Explanation) -> PyResult<Bound<'py, PyDict>> {
+fn explanation_dict<'py>(
+    py: Python<'py>,
+    sentence: &eudify::Explanation,
+) -> PyResult<Bound<'py, PyDict>> {
     let edge = |e: &eudify::EdgeChange| -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         dict.set_item("dependent", &e.dependent)?;
@@ -224,8 +277,15 @@ fn explanation_dict<'py>(py: Python<'py>, sentence: &eudify::Explanation) -> PyR
 /// The spaCy component's CoNLL-U of a Doc given as [`Enhancer::enhance_spacy`] takes it
 /// (`eudify.spacy_component.doc_to_conllu`).
 #[pyfunction]
-fn spacy_conllu(table: &[u8], sents: Vec<(usize, usize)>, store: &Bound<'_, PyAny>, cache: &spacy::SpacyStrings) -> PyResult<String> {
-    Ok(spacy::DocArrays::new(table, sents, store, cache)?.conllu().0)
+fn spacy_conllu(
+    table: &[u8],
+    sents: Vec<(usize, usize)>,
+    store: &Bound<'_, PyAny>,
+    cache: &spacy::SpacyStrings,
+) -> PyResult<String> {
+    Ok(spacy::DocArrays::new(table, sents, store, cache)?
+        .conllu()
+        .0)
 }
 
 /// (file, line, message) of each problem `validate` finds.
@@ -235,7 +295,12 @@ type Problems = Vec<(String, usize, String)>;
 /// (file, line, message) triples and the sentence count.
 #[pyfunction]
 #[pyo3(signature = (path = None, text = None, name = "<string>"))]
-fn validate(py: Python<'_>, path: Option<PathBuf>, text: Option<String>, name: &str) -> PyResult<(Problems, usize)> {
+fn validate(
+    py: Python<'_>,
+    path: Option<PathBuf>,
+    text: Option<String>,
+    name: &str,
+) -> PyResult<(Problems, usize)> {
     let report = py
         .allow_threads(|| match (&path, &text) {
             (Some(path), _) => eudify::validate::validate_file(path),
@@ -246,7 +311,11 @@ fn validate(py: Python<'_>, path: Option<PathBuf>, text: Option<String>, name: &
             Some(p) => os_error(&p.display().to_string(), e),
             None => PyErr::from(e),
         })?;
-    let problems = report.diagnostics.iter().map(|d| (report.name.clone(), d.line, d.message.clone())).collect();
+    let problems = report
+        .diagnostics
+        .iter()
+        .map(|d| (report.name.clone(), d.line, d.message.clone()))
+        .collect();
     Ok((problems, report.sentences))
 }
 
@@ -254,13 +323,27 @@ fn validate(py: Python<'_>, path: Option<PathBuf>, text: Option<String>, name: &
 #[pyfunction]
 #[pyo3(signature = (gold, system, phenomena = false))]
 fn evaluate(py: Python<'_>, gold: PathBuf, system: PathBuf, phenomena: bool) -> PyResult<String> {
-    let options = eudify::eval::EvalOptions { phenomena, ..Default::default() };
+    let options = eudify::eval::EvalOptions {
+        phenomena,
+        ..Default::default()
+    };
     let report = py.allow_threads(|| eudify::eval::evaluate_files(&gold, &system, &options));
     match report {
-        Ok(report) => serde_json::to_string(&report).map_err(|e| PyErr::from(std::io::Error::other(e))),
-        Err(eudify::eval::EvalError::Parse { file, line, message } | eudify::eval::EvalError::Mismatch { file, line, message }) => {
-            Err(input_error(py, &file, line, &message))
+        Ok(report) => {
+            serde_json::to_string(&report).map_err(|e| PyErr::from(std::io::Error::other(e)))
         }
+        Err(
+            eudify::eval::EvalError::Parse {
+                file,
+                line,
+                message,
+            }
+            | eudify::eval::EvalError::Mismatch {
+                file,
+                line,
+                message,
+            },
+        ) => Err(input_error(py, &file, line, &message)),
         Err(eudify::eval::EvalError::Io { file, error }) => Err(os_error(&file, error)),
     }
 }
@@ -282,7 +365,9 @@ fn grep<'py>(
     rules: Option<PathBuf>,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
     let compiled = match &lang {
-        Some(code) => eudify::Pattern::for_profile(pattern, eudify::PATTERN_NAME, code, rules.as_deref()),
+        Some(code) => {
+            eudify::Pattern::for_profile(pattern, eudify::PATTERN_NAME, code, rules.as_deref())
+        }
         None => eudify::Pattern::new(pattern),
     }
     .map_err(|e| to_py(py, e))?;
@@ -295,10 +380,17 @@ fn grep<'py>(
         .allow_threads(|| match &path {
             Some(path) => {
                 let name = eudify::files::display_name(path);
-                let reader = eudify::files::open(path).map_err(|error| eudify::Error::Io { file: name.clone(), error })?;
+                let reader = eudify::files::open(path).map_err(|error| eudify::Error::Io {
+                    file: name.clone(),
+                    error,
+                })?;
                 compiled.search_each(&name, reader, &mut keep)
             }
-            None => compiled.search_each(eudify::STRING_NAME, text.as_deref().unwrap_or("").as_bytes(), &mut keep),
+            None => compiled.search_each(
+                eudify::STRING_NAME,
+                text.as_deref().unwrap_or("").as_bytes(),
+                &mut keep,
+            ),
         })
         .map_err(|e| to_py(py, e))?;
     let list = PyList::empty(py);
@@ -332,7 +424,10 @@ fn grep<'py>(
             }
             let dict = PyDict::new(py);
             dict.set_item("sent_id", &sentence.sent_id)?;
-            dict.set_item("line", found.nodes.first().map_or(sentence.line, |n| n.line))?;
+            dict.set_item(
+                "line",
+                found.nodes.first().map_or(sentence.line, |n| n.line),
+            )?;
             dict.set_item("text", sentence.marked_text(i))?;
             dict.set_item("nodes", nodes)?;
             dict.set_item("edges", edges)?;
@@ -351,9 +446,15 @@ fn grep<'py>(
 /// The profiles as (name, description, extends) triples, as `eudify profiles` lists them.
 #[pyfunction]
 #[pyo3(signature = (rules = None))]
-fn profiles(py: Python<'_>, rules: Option<PathBuf>) -> PyResult<Vec<(String, String, Option<String>)>> {
+fn profiles(
+    py: Python<'_>,
+    rules: Option<PathBuf>,
+) -> PyResult<Vec<(String, String, Option<String>)>> {
     let list = eudify::profiles(rules.as_deref()).map_err(|e| to_py(py, e))?;
-    Ok(list.into_iter().map(|p| (p.name, p.description, p.extends)).collect())
+    Ok(list
+        .into_iter()
+        .map(|p| (p.name, p.description, p.extends))
+        .collect())
 }
 
 /// The `eudify` command (`sys.argv` as `argv`), run in this process as the binary runs: it

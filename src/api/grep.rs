@@ -560,13 +560,18 @@ mod tests {
         let mut text = String::from("1\th\th\tVERB\t_\t_\t0\troot\t0:root\t_\n");
         for n in 2..=80 {
             let case = if n % 2 == 0 { "Nom" } else { "Acc" };
-            text.push_str(&format!("{n}\tw\tw\tNOUN\t_\tCase={case}\t1\tdep\t1:dep\t_\n"));
+            text.push_str(&format!(
+                "{n}\tw\tw\tNOUN\t_\tCase={case}\t1\tdep\t1:dep\t_\n"
+            ));
         }
         text.push('\n');
         let pattern = "match { H -[*]-> A; H -[*]-> B; H -[*]-> C; H -[*]-> D; H -[*]-> E; A.Case != E.Case; A.Case != E.Case; }";
         let found = Pattern::new(pattern).unwrap().search_str(&text).unwrap();
         assert_eq!(found.counts.cut_short, 1);
-        assert!(found.matches > 0, "what was found before the budget ran out is reported");
+        assert!(
+            found.matches > 0,
+            "what was found before the budget ran out is reported"
+        );
     }
 
     #[test]

@@ -19,7 +19,10 @@ mod rules;
 mod run;
 
 pub use explain::{EdgeChange, EnhancedEdge, Explanation, RuleApplication, RuleRef};
-pub use grep::{Match, MatchedEdge, MatchedNode, Pattern, SearchCounts, SearchResult, SentenceMatches, PATTERN_NAME};
+pub use grep::{
+    Match, MatchedEdge, MatchedNode, Pattern, SearchCounts, SearchResult, SentenceMatches,
+    PATTERN_NAME,
+};
 pub use rules::{
     check_rules, export_rules, profiles, test_examples, ExampleFailure, ExampleReport, Profile,
 };

@@ -37,7 +37,11 @@ struct ShortKey {
 
 impl ShortKey {
     /// No text has this key: the length is impossible.
-    const NONE: ShortKey = ShortKey { head: 0, tail: 0, len: u64::MAX };
+    const NONE: ShortKey = ShortKey {
+        head: 0,
+        tail: 0,
+        len: u64::MAX,
+    };
 
     /// The first and the last eight bytes (four for shorter texts; three single bytes for
     /// texts under four), which between them cover every byte.
@@ -45,21 +49,33 @@ impl ShortKey {
         let b = text.as_bytes();
         let n = b.len();
         let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("eight bytes"));
-        let half = |at: usize| u64::from(u32::from_le_bytes(b[at..at + 4].try_into().expect("four bytes")));
+        let half = |at: usize| {
+            u64::from(u32::from_le_bytes(
+                b[at..at + 4].try_into().expect("four bytes"),
+            ))
+        };
         let (head, tail) = match n {
             17.. => return None,
             8.. => (word(0), word(n - 8)),
             4.. => (half(0), half(n - 4)),
-            1.. => (u64::from(b[0]) | u64::from(b[n / 2]) << 8, u64::from(b[n - 1])),
+            1.. => (
+                u64::from(b[0]) | u64::from(b[n / 2]) << 8,
+                u64::from(b[n - 1]),
+            ),
             0 => (0, 0),
         };
-        Some(ShortKey { head, tail, len: n as u64 })
+        Some(ShortKey {
+            head,
+            tail,
+            len: n as u64,
+        })
     }
 
     /// The top bits of a multiplicative hash: they depend on every bit of the key.
     fn slot(self) -> usize {
-        let mixed = (self.head.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ self.tail ^ self.len.rotate_left(32))
-            .wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let mixed =
+            (self.head.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ self.tail ^ self.len.rotate_left(32))
+                .wrapping_mul(0xD6E8_FEB8_6659_FD93);
         (mixed >> (64 - RECENT.trailing_zeros())) as usize
     }
 }
@@ -67,7 +83,12 @@ impl ShortKey {
 impl<P> Default for Interner<P> {
     /// Allocates nothing.
     fn default() -> Self {
-        Interner { text: String::new(), entries: Vec::new(), index: hashbrown::HashTable::new(), recent: Vec::new() }
+        Interner {
+            text: String::new(),
+            entries: Vec::new(),
+            index: hashbrown::HashTable::new(),
+            recent: Vec::new(),
+        }
     }
 }
 
@@ -101,7 +122,9 @@ impl<P> Interner<P> {
     #[inline]
     pub fn intern(&mut self, text: &str, new: impl FnOnce(&str) -> P) -> u32 {
         debug_assert!(self.is_started());
-        let Some(key) = ShortKey::of(text) else { return self.intern_in_table(text, new) };
+        let Some(key) = ShortKey::of(text) else {
+            return self.intern_in_table(text, new);
+        };
         let slot = key.slot();
         match self.recent[slot] {
             (seen, id) if seen == key => id,
@@ -122,7 +145,8 @@ impl<P> Interner<P> {
         self.entries.reserve(texts);
         self.text.reserve(bytes);
         let (all, entries) = (&self.text, &self.entries);
-        self.index.reserve(texts, |&id| hash(entry_text(all, entries, id)));
+        self.index
+            .reserve(texts, |&id| hash(entry_text(all, entries, id)));
     }
 
     pub fn is_started(&self) -> bool {
@@ -131,14 +155,24 @@ impl<P> Interner<P> {
 
     fn intern_in_table(&mut self, text: &str, new: impl FnOnce(&str) -> P) -> u32 {
         let hash = hash(text);
-        let Interner { text: all, entries, index, .. } = self;
-        if let Some(&id) = index.find(hash, |&id| entry_bytes(all, entries, id) == text.as_bytes()) {
+        let Interner {
+            text: all,
+            entries,
+            index,
+            ..
+        } = self;
+        if let Some(&id) = index.find(hash, |&id| entry_bytes(all, entries, id) == text.as_bytes())
+        {
             return id;
         }
         let id = entries.len() as u32;
         let start = all.len() as u32;
         all.push_str(text);
-        entries.push(Entry { start, end: all.len() as u32, payload: new(text) });
+        entries.push(Entry {
+            start,
+            end: all.len() as u32,
+            payload: new(text),
+        });
         let (all, entries) = (&*all, &*entries);
         index.insert_unique(hash, id, |&id| self::hash(entry_text(all, entries, id)));
         id
@@ -146,7 +180,11 @@ impl<P> Interner<P> {
 
     /// The id of `text` if it is in the table.
     pub fn find(&self, text: &str) -> Option<u32> {
-        self.index.find(hash(text), |&id| entry_bytes(&self.text, &self.entries, id) == text.as_bytes()).copied()
+        self.index
+            .find(hash(text), |&id| {
+                entry_bytes(&self.text, &self.entries, id) == text.as_bytes()
+            })
+            .copied()
     }
 
     /// The text of `id`, an id this table gave.
@@ -214,7 +252,10 @@ mod tests {
         let ids: std::collections::HashSet<_> = seen.values().collect();
         assert_eq!(ids.len(), seen.len());
         for (text, id) in &seen {
-            assert_eq!(table.intern(text, |_| unreachable!("interned already")), *id);
+            assert_eq!(
+                table.intern(text, |_| unreachable!("interned already")),
+                *id
+            );
             assert_eq!(table.find(text), Some(*id));
         }
     }

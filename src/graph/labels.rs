@@ -81,7 +81,11 @@ impl std::fmt::Debug for LabelTable {
 
 fn info(text: &str) -> Info {
     let valid = text.is_empty() || crate::ud::is_enhanced_label(text);
-    Info { code: relation_code(text), bit: label_bit(text).trailing_zeros() as u8, valid }
+    Info {
+        code: relation_code(text),
+        bit: label_bit(text).trailing_zeros() as u8,
+        valid,
+    }
 }
 
 impl LabelTable {
@@ -107,7 +111,8 @@ impl LabelTable {
         let repair = match repairing.made.get_mut(&id) {
             Some(repair) => repair,
             None => {
-                let (label, kind) = crate::ud::repair_label(self.labels.text(id)).expect("an invalid text has a repair");
+                let (label, kind) = crate::ud::repair_label(self.labels.text(id))
+                    .expect("an invalid text has a repair");
                 let label = self.labels.intern(&label, self::info);
                 debug_assert!(self.labels.payload(label).valid);
                 let kind = match kind.as_ref() {
@@ -115,7 +120,11 @@ impl LabelTable {
                     PART_DROPPED => 2,
                     _ => 0,
                 };
-                repairing.made.entry(id).or_insert(Repair { label, kind, uses: 0 })
+                repairing.made.entry(id).or_insert(Repair {
+                    label,
+                    kind,
+                    uses: 0,
+                })
             }
         };
         repair.uses += 1;
@@ -128,23 +137,34 @@ impl LabelTable {
 
     /// Counts one repair of `kind` made while building a label (text cleaned or dropped).
     pub fn note_repair(&mut self, kind: &'static str) {
-        self.repairing.get_or_insert_with(Box::default).noted.add(kind, 1);
+        self.repairing
+            .get_or_insert_with(Box::default)
+            .noted
+            .add(kind, 1);
     }
 
     /// Whether repairs were counted since they were last taken.
     pub fn has_repairs(&self) -> bool {
-        self.repairing.as_ref().is_some_and(|r| !r.used.is_empty() || !r.noted.is_empty())
+        self.repairing
+            .as_ref()
+            .is_some_and(|r| !r.used.is_empty() || !r.noted.is_empty())
     }
 
     /// Adds the repairs counted since the last call to `into`, and starts counting again.
     pub fn take_repairs(&mut self, into: &mut Repairs) {
-        let Some(repairing) = self.repairing.as_deref_mut() else { return };
+        let Some(repairing) = self.repairing.as_deref_mut() else {
+            return;
+        };
         for id in repairing.used.drain(..) {
             let repair = repairing.made.get_mut(&id).expect("a used repair is made");
             let kind = match repair.kind {
                 1 => NOT_A_RELATION.into(),
                 2 => PART_DROPPED.into(),
-                _ => std::borrow::Cow::Owned(format!("{} → {}", self.labels.text(id), self.labels.text(repair.label))),
+                _ => std::borrow::Cow::Owned(format!(
+                    "{} → {}",
+                    self.labels.text(id),
+                    self.labels.text(repair.label)
+                )),
             };
             into.add(kind, u64::from(repair.uses));
             repair.uses = 0;
@@ -201,7 +221,10 @@ impl LabelTable {
                 let mut noted = std::mem::take(&mut repairing.noted);
                 self.repairing = Some(repairing);
                 self.take_repairs(&mut noted);
-                self.repairing = Some(Box::new(Repairing { noted, ..Repairing::default() }));
+                self.repairing = Some(Box::new(Repairing {
+                    noted,
+                    ..Repairing::default()
+                }));
             }
         }
         self.labels.trim(KEEP_LABELS);
@@ -237,7 +260,10 @@ mod tests {
 
     /// `i` in letters (`12` → `bc`): label parts have no digits.
     fn letters(i: usize) -> String {
-        i.to_string().bytes().map(|d| (b'a' + d - b'0') as char).collect()
+        i.to_string()
+            .bytes()
+            .map(|d| (b'a' + d - b'0') as char)
+            .collect()
     }
 
     /// Many labels (past the table's growth steps) all keep their ids; a table past the limit
@@ -245,10 +271,13 @@ mod tests {
     #[test]
     fn ids_survive_growth_and_trim_clears_only_large_tables() {
         let mut table = LabelTable::default();
-        let labels: Vec<(String, Label)> = (0..5000).map(|i| format!("nmod:w{}", letters(i))).map(|t| {
-            let id = table.intern(&t);
-            (t, id)
-        }).collect();
+        let labels: Vec<(String, Label)> = (0..5000)
+            .map(|i| format!("nmod:w{}", letters(i)))
+            .map(|t| {
+                let id = table.intern(&t);
+                (t, id)
+            })
+            .collect();
         for (text, id) in &labels {
             assert_eq!(table.text(*id), text);
             assert_eq!(table.intern(text), *id);
@@ -272,7 +301,10 @@ mod tests {
     fn texts_that_are_no_labels_give_their_repair_and_are_counted() {
         let mut table = LabelTable::default();
         let root = table.intern("ROOT");
-        assert_eq!((table.text(root), table.code(root)), ("root", relation_code("root")));
+        assert_eq!(
+            (table.text(root), table.code(root)),
+            ("root", relation_code("root"))
+        );
         assert_eq!(table.intern("root"), root);
         assert_eq!(table.intern("ROOT"), root);
         let dep = table.intern("obj|1:nsubj");
@@ -284,7 +316,12 @@ mod tests {
         let mut repairs = crate::ud::Repairs::default();
         table.take_repairs(&mut repairs);
         assert!(!table.has_repairs());
-        let counts = [("ROOT → root", 2), (NOT_A_RELATION, 1), (PART_DROPPED, 1), (crate::ud::repairs::TEXT_CLEANED, 1)];
+        let counts = [
+            ("ROOT → root", 2),
+            (NOT_A_RELATION, 1),
+            (PART_DROPPED, 1),
+            (crate::ud::repairs::TEXT_CLEANED, 1),
+        ];
         for (kind, n) in counts {
             assert_eq!(repairs.count(kind), n, "{kind}");
         }

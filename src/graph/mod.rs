@@ -15,7 +15,10 @@ use petgraph::Direction;
 
 pub use interner::Interner;
 pub use labels::{Label, LabelTable};
-pub use relations::{bare_relation_code, label_bit, relation_bit, relation_code, relation_index, upos_bit, OTHER_RELATION, RELATIONS, SUBTYPED, UPOS_TAGS};
+pub use relations::{
+    bare_relation_code, label_bit, relation_bit, relation_code, relation_index, upos_bit,
+    OTHER_RELATION, RELATIONS, SUBTYPED, UPOS_TAGS,
+};
 
 mod interner;
 mod labels;
@@ -34,10 +37,23 @@ pub enum Origin {
 pub enum Change {
     /// Rule `r` is applied: the changes that follow, up to the next `Apply`, are its own.
     Apply(u32),
-    Added { head: NodeIndex, dependent: NodeIndex, label: Label },
-    Removed { head: NodeIndex, dependent: NodeIndex, label: Label },
+    Added {
+        head: NodeIndex,
+        dependent: NodeIndex,
+        label: Label,
+    },
+    Removed {
+        head: NodeIndex,
+        dependent: NodeIndex,
+        label: Label,
+    },
     /// An edge's label changed (onto a parallel edge that had `to` already: the two merged).
-    Relabelled { head: NodeIndex, dependent: NodeIndex, from: Label, to: Label },
+    Relabelled {
+        head: NodeIndex,
+        dependent: NodeIndex,
+        from: Label,
+        to: Label,
+    },
     EmptyNode(NodeIndex),
 }
 
@@ -65,7 +81,10 @@ pub enum Node {
     Word(u32),
     /// An empty node placed after word `after` (0: before the first word), copying the
     /// columns of word `copy_of` (0: all columns `_`). Its `k` in `after.k` is given on output.
-    Empty { after: u32, copy_of: u32 },
+    Empty {
+        after: u32,
+        copy_of: u32,
+    },
     /// Empty node `i` of the input ([`Sentence::empty_nodes`]), with its own columns: graphs
     /// read from DEPS ([`SentenceGraph::from_deps_in`]) have these.
     Given(u32),
@@ -196,7 +215,11 @@ impl<'s> SentenceGraph<'s> {
             let mut code = labels.code(label);
             // UD: the word attached to 0 is `root`, and no other word is (a parser's tree may
             // say otherwise; the enhanced graph must not).
-            if if word.head == 0 { code != ROOT } else { code & !SUBTYPED == ROOT } {
+            if if word.head == 0 {
+                code != ROOT
+            } else {
+                code & !SUBTYPED == ROOT
+            } {
                 let (text, kind) = if word.head == 0 {
                     ("root", crate::ud::repairs::ROOT_EDGE)
                 } else {
@@ -207,8 +230,16 @@ impl<'s> SentenceGraph<'s> {
                 labels.note_repair(kind);
             }
             let relation = (code & !SUBTYPED) as usize;
-            let edge = Edge { label, origin: Origin::Basic, code };
-            graph.add_edge(word_nodes[word.head as usize], word_nodes[word.id.word as usize], edge);
+            let edge = Edge {
+                label,
+                origin: Origin::Basic,
+                code,
+            };
+            graph.add_edge(
+                word_nodes[word.head as usize],
+                word_nodes[word.id.word as usize],
+                edge,
+            );
             children_start[word.head as usize + 1] += 1;
             wide |= children_start[word.head as usize + 1] as usize > WIDE;
             child_relations[word.head as usize] |= 1u64 << relation;
@@ -280,14 +311,23 @@ impl<'s> SentenceGraph<'s> {
             if id.empty == 0 {
                 graph.buffers.word_nodes.get(id.word as usize).copied()
             } else {
-                let i = sentence.empty_nodes.binary_search_by(|t| t.id.cmp(&id)).ok()?;
+                let i = sentence
+                    .empty_nodes
+                    .binary_search_by(|t| t.id.cmp(&id))
+                    .ok()?;
                 Some(NodeIndex::new(first_empty + i))
             }
         };
         let tokens = sentence.words.iter().chain(&sentence.empty_nodes);
         let edges: Vec<(NodeIndex, NodeIndex, &str)> = tokens
-            .flat_map(|token| sentence.deps(token).map(move |(head, label)| (head, token.id, label)))
-            .filter_map(|(head, dependent, label)| Some((node_of(head)?, node_of(dependent)?, label)))
+            .flat_map(|token| {
+                sentence
+                    .deps(token)
+                    .map(move |(head, label)| (head, token.id, label))
+            })
+            .filter_map(|(head, dependent, label)| {
+                Some((node_of(head)?, node_of(dependent)?, label))
+            })
             .collect();
         for (head, dependent, label) in edges {
             let label = graph.intern(label);
@@ -322,7 +362,10 @@ impl<'s> SentenceGraph<'s> {
     /// Gives back the graph's allocations for the next sentence (none after a very long one).
     pub fn into_buffers(mut self) -> GraphBuffers {
         if self.buffers.word_nodes.capacity() > KEEP_WORDS + 1 {
-            return GraphBuffers { labels: std::mem::take(&mut self.buffers.labels), ..GraphBuffers::default() };
+            return GraphBuffers {
+                labels: std::mem::take(&mut self.buffers.labels),
+                ..GraphBuffers::default()
+            };
         }
         self.buffers
     }
@@ -340,7 +383,11 @@ impl<'s> SentenceGraph<'s> {
     /// Words whose basic DEPREL's universal relation is in `relations` (a set of
     /// [`relation_bit`]s), in order of relation then word.
     pub fn words_with_relations(&self, relations: u64) -> impl Iterator<Item = u32> + '_ {
-        RelationWords { graph: self, bits: relations, words: &[] }
+        RelationWords {
+            graph: self,
+            bits: relations,
+            words: &[],
+        }
     }
 
     /// The universal relations present in the basic tree, as a set of [`relation_bit`]s.
@@ -370,7 +417,10 @@ impl<'s> SentenceGraph<'s> {
 
     /// Words then empty nodes (not the root).
     pub fn nodes(&self) -> impl Iterator<Item = NodeIndex> + '_ {
-        self.buffers.word_nodes[1..].iter().chain(&self.buffers.empty_nodes).copied()
+        self.buffers.word_nodes[1..]
+            .iter()
+            .chain(&self.buffers.empty_nodes)
+            .copied()
     }
 
     // --- the basic tree (read-only) ---
@@ -434,7 +484,8 @@ impl<'s> SentenceGraph<'s> {
     }
 
     pub fn basic_children(&self, n: u32) -> &[u32] {
-        &self.buffers.children[self.buffers.children_start[n as usize] as usize..self.buffers.children_start[n as usize + 1] as usize]
+        &self.buffers.children[self.buffers.children_start[n as usize] as usize
+            ..self.buffers.children_start[n as usize + 1] as usize]
     }
 
     /// The basic children of word `n` that a label with one of `relations` (bits of
@@ -447,14 +498,18 @@ impl<'s> SentenceGraph<'s> {
         if present == 0 {
             return &[];
         }
-        if all.len() <= WIDE || present.count_ones() != 1 || self.buffers.children_by_relation.is_empty() {
+        if all.len() <= WIDE
+            || present.count_ones() != 1
+            || self.buffers.children_by_relation.is_empty()
+        {
             return all;
         }
         let relation = present.trailing_zeros() as u8;
         let start = self.buffers.children_start[n as usize] as usize;
         let group = &self.buffers.children_by_relation[start..start + all.len()];
         let of = |c: u32| self.basic_relation(c);
-        &group[group.partition_point(|&c| of(c) < relation)..group.partition_point(|&c| of(c) <= relation)]
+        &group[group.partition_point(|&c| of(c) < relation)
+            ..group.partition_point(|&c| of(c) <= relation)]
     }
 
     // --- node attributes ---
@@ -475,7 +530,9 @@ impl<'s> SentenceGraph<'s> {
             Node::Empty { copy_of, .. } if copy_of != 0 && column != MISC => {
                 self.sentence.column(self.sentence.word(copy_of), column)
             }
-            Node::Given(i) => self.sentence.column(&self.sentence.empty_nodes[i as usize], column),
+            Node::Given(i) => self
+                .sentence
+                .column(&self.sentence.empty_nodes[i as usize], column),
             _ => "_",
         }
     }
@@ -507,7 +564,15 @@ impl<'s> SentenceGraph<'s> {
         match self.buffers.graph[index] {
             Node::Root => (0, 0),
             Node::Word(n) => (n, 0),
-            Node::Empty { after, .. } => (after, 1 + self.buffers.empty_nodes.iter().position(|&e| e == index).unwrap_or(0) as u32),
+            Node::Empty { after, .. } => (
+                after,
+                1 + self
+                    .buffers
+                    .empty_nodes
+                    .iter()
+                    .position(|&e| e == index)
+                    .unwrap_or(0) as u32,
+            ),
             Node::Given(i) => {
                 let id = self.sentence.empty_nodes[i as usize].id;
                 (id.word, id.empty)
@@ -538,12 +603,24 @@ impl<'s> SentenceGraph<'s> {
         self.buffers.labels.find(text)
     }
 
-    pub fn incoming(&self, node: NodeIndex) -> impl Iterator<Item = (EdgeIndex, NodeIndex, &Edge)> + '_ {
-        self.buffers.graph.edges_directed(node, Direction::Incoming).map(|e| (e.id(), e.source(), e.weight()))
+    pub fn incoming(
+        &self,
+        node: NodeIndex,
+    ) -> impl Iterator<Item = (EdgeIndex, NodeIndex, &Edge)> + '_ {
+        self.buffers
+            .graph
+            .edges_directed(node, Direction::Incoming)
+            .map(|e| (e.id(), e.source(), e.weight()))
     }
 
-    pub fn outgoing(&self, node: NodeIndex) -> impl Iterator<Item = (EdgeIndex, NodeIndex, &Edge)> + '_ {
-        self.buffers.graph.edges_directed(node, Direction::Outgoing).map(|e| (e.id(), e.target(), e.weight()))
+    pub fn outgoing(
+        &self,
+        node: NodeIndex,
+    ) -> impl Iterator<Item = (EdgeIndex, NodeIndex, &Edge)> + '_ {
+        self.buffers
+            .graph
+            .edges_directed(node, Direction::Outgoing)
+            .map(|e| (e.id(), e.target(), e.weight()))
     }
 
     pub fn edge(&self, edge: EdgeIndex) -> Option<(NodeIndex, NodeIndex, &Edge)> {
@@ -551,18 +628,31 @@ impl<'s> SentenceGraph<'s> {
         Some((head, dependent, &self.buffers.graph[edge]))
     }
 
-    pub fn find_edge(&self, head: NodeIndex, dependent: NodeIndex, label: Label) -> Option<EdgeIndex> {
-        self.edges_between(head, dependent).find(|(_, e)| e.label == label).map(|(id, _)| id)
+    pub fn find_edge(
+        &self,
+        head: NodeIndex,
+        dependent: NodeIndex,
+        label: Label,
+    ) -> Option<EdgeIndex> {
+        self.edges_between(head, dependent)
+            .find(|(_, e)| e.label == label)
+            .map(|(id, _)| id)
     }
 
     /// The edges from `head` to `dependent`, found from whichever end has fewer edges: a
     /// dependent usually has few heads, but one shared by every conjunct of a long coordination
     /// has thousands, while each conjunct has few dependents. Costs a few steps of both lists
     /// more than the shorter one.
-    pub fn edges_between(&self, head: NodeIndex, dependent: NodeIndex) -> impl Iterator<Item = (EdgeIndex, &Edge)> + '_ {
+    pub fn edges_between(
+        &self,
+        head: NodeIndex,
+        dependent: NodeIndex,
+    ) -> impl Iterator<Item = (EdgeIndex, &Edge)> + '_ {
         let graph = &self.buffers.graph;
-        let (mut heads, mut dependents) =
-            (graph.edges_directed(dependent, Direction::Incoming), graph.edges_directed(head, Direction::Outgoing));
+        let (mut heads, mut dependents) = (
+            graph.edges_directed(dependent, Direction::Incoming),
+            graph.edges_directed(head, Direction::Outgoing),
+        );
         let from_dependent = loop {
             if heads.next().is_none() {
                 break true;
@@ -571,25 +661,48 @@ impl<'s> SentenceGraph<'s> {
                 break false;
             }
         };
-        let (start, direction, other) =
-            if from_dependent { (dependent, Direction::Incoming, head) } else { (head, Direction::Outgoing, dependent) };
+        let (start, direction, other) = if from_dependent {
+            (dependent, Direction::Incoming, head)
+        } else {
+            (head, Direction::Outgoing, dependent)
+        };
         graph
             .edges_directed(start, direction)
-            .filter(move |e| (if from_dependent { e.source() } else { e.target() }) == other)
+            .filter(move |e| {
+                (if from_dependent {
+                    e.source()
+                } else {
+                    e.target()
+                }) == other
+            })
             .map(|e| (e.id(), e.weight()))
     }
 
     /// Adds an enhanced edge unless the same one exists; returns the [`relation_code`] of its
     /// label when added.
-    pub fn add_edge(&mut self, head: NodeIndex, dependent: NodeIndex, label: Label, origin: Origin) -> Option<u8> {
+    pub fn add_edge(
+        &mut self,
+        head: NodeIndex,
+        dependent: NodeIndex,
+        label: Label,
+        origin: Origin,
+    ) -> Option<u8> {
         if self.find_edge(head, dependent, label).is_some() {
             return None;
         }
         let code = self.buffers.labels.code(label);
-        let edge = Edge { label, origin, code };
+        let edge = Edge {
+            label,
+            origin,
+            code,
+        };
         self.enhanced_relations |= 1u64 << edge.relation();
         self.buffers.graph.add_edge(head, dependent, edge);
-        self.log(Change::Added { head, dependent, label });
+        self.log(Change::Added {
+            head,
+            dependent,
+            label,
+        });
         Some(code)
     }
 
@@ -597,7 +710,11 @@ impl<'s> SentenceGraph<'s> {
         if self.changes.is_some() {
             if let Some((head, dependent)) = self.buffers.graph.edge_endpoints(edge) {
                 let label = self.buffers.graph[edge].label;
-                self.log(Change::Removed { head, dependent, label });
+                self.log(Change::Removed {
+                    head,
+                    dependent,
+                    label,
+                });
             }
         }
         self.buffers.graph.remove_edge(edge).is_some()
@@ -613,12 +730,21 @@ impl<'s> SentenceGraph<'s> {
         }
         let (old_code, old_label) = (old.code, old.label);
         let new_code = self.buffers.labels.code(label);
-        self.log(Change::Relabelled { head, dependent, from: old_label, to: label });
+        self.log(Change::Relabelled {
+            head,
+            dependent,
+            from: old_label,
+            to: label,
+        });
         if self.find_edge(head, dependent, label).is_some() {
             self.buffers.graph.remove_edge(edge);
             Some((old_code, new_code))
         } else {
-            let new = Edge { label, origin, code: new_code };
+            let new = Edge {
+                label,
+                origin,
+                code: new_code,
+            };
             self.enhanced_relations |= 1u64 << new.relation();
             self.buffers.graph[edge] = new;
             Some((old_code, new_code))
@@ -680,7 +806,12 @@ impl<'s> SentenceGraph<'s> {
         self.buffers.deps = deps;
     }
 
-    fn write_layer_with(&self, layer: &mut EnhancedLayer, ids: &[(NodeIndex, NodeId)], deps: &mut Vec<(NodeId, Label)>) {
+    fn write_layer_with(
+        &self,
+        layer: &mut EnhancedLayer,
+        ids: &[(NodeIndex, NodeId)],
+        deps: &mut Vec<(NodeId, Label)>,
+    ) {
         layer.clear();
         // Empty nodes by node index, for the lookup below: a scan of `ids` per edge would be
         // quadratic in a sentence with thousands of gapped clauses. Allocated only when there
@@ -694,15 +825,23 @@ impl<'s> SentenceGraph<'s> {
             if i < words && self.buffers.word_nodes[i] == index {
                 NodeId::word(i as u32)
             } else {
-                empty_ids.binary_search_by_key(&i, |(n, _)| n.index()).map_or_else(|_| NodeId::default(), |k| empty_ids[k].1)
+                empty_ids
+                    .binary_search_by_key(&i, |(n, _)| n.index())
+                    .map_or_else(|_| NodeId::default(), |k| empty_ids[k].1)
             }
         };
         let mut write_deps = |layer: &mut EnhancedLayer, node: NodeIndex| {
             deps.clear();
-            deps.extend(self.incoming(node).map(|(_, head, edge)| (id_of(head), edge.label)));
+            deps.extend(
+                self.incoming(node)
+                    .map(|(_, head, edge)| (id_of(head), edge.label)),
+            );
             if deps.len() > 1 {
                 // By head, then label text; one label text is one id.
-                deps.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| self.label_text(a.1).cmp(self.label_text(b.1))));
+                deps.sort_unstable_by(|a, b| {
+                    a.0.cmp(&b.0)
+                        .then_with(|| self.label_text(a.1).cmp(self.label_text(b.1)))
+                });
                 deps.dedup();
             }
             let out = layer.buffer();
@@ -770,11 +909,11 @@ impl Iterator for RelationWords<'_, '_> {
             let r = self.bits.trailing_zeros() as usize;
             self.bits &= self.bits - 1;
             let start = &self.graph.relation_start;
-            self.words = &self.graph.buffers.relation_words[start[r] as usize..start[r + 1] as usize];
+            self.words =
+                &self.graph.buffers.relation_words[start[r] as usize..start[r + 1] as usize];
         }
     }
 }
-
 
 /// Looks up `name` in a FEATS column (`Case=Gen|Number=Sing`), or an attribute in MISC.
 /// This runs for every feature test of every candidate node: items are skipped eight bytes
@@ -812,7 +951,11 @@ fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
         }
         offset += 8;
     }
-    chunks.remainder().iter().position(|&b| b == needle).map(|i| offset + i)
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == needle)
+        .map(|i| offset + i)
 }
 
 #[cfg(test)]
@@ -824,11 +967,26 @@ mod tests {
     #[test]
     fn find_byte_agrees_with_a_byte_scan() {
         for needle in [b'|', 0x00, 0x7f, 0x80, 0xff] {
-            let fillers = [needle ^ 1, needle ^ 0x80, needle.wrapping_add(1), needle.wrapping_sub(1), 0x01, 0xfe];
+            let fillers = [
+                needle ^ 1,
+                needle ^ 0x80,
+                needle.wrapping_add(1),
+                needle.wrapping_sub(1),
+                0x01,
+                0xfe,
+            ];
             for len in 0..40 {
                 for at in 0..=len {
                     for (f, &filler) in fillers.iter().enumerate() {
-                        let mut haystack: Vec<u8> = (0..len).map(|i| if i % 3 == f % 3 { filler } else { fillers[(i + f) % 6] }).collect();
+                        let mut haystack: Vec<u8> = (0..len)
+                            .map(|i| {
+                                if i % 3 == f % 3 {
+                                    filler
+                                } else {
+                                    fillers[(i + f) % 6]
+                                }
+                            })
+                            .collect();
                         if at < len {
                             haystack[at] = needle;
                             if at + 3 < len {
@@ -836,7 +994,11 @@ mod tests {
                             }
                         }
                         let expected = haystack.iter().position(|&b| b == needle);
-                        assert_eq!(find_byte(&haystack, needle), expected, "{haystack:?} {needle}");
+                        assert_eq!(
+                            find_byte(&haystack, needle),
+                            expected,
+                            "{haystack:?} {needle}"
+                        );
                     }
                 }
             }
@@ -845,7 +1007,10 @@ mod tests {
 
     /// The item-by-item walk `feature_value` replaced, as a reference.
     fn feature_value_by_items<'a>(feats: &'a str, name: &str) -> Option<&'a str> {
-        feats.split('|').find_map(|item| item.strip_prefix(name).and_then(|rest| rest.strip_prefix('=')))
+        feats.split('|').find_map(|item| {
+            item.strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix('='))
+        })
     }
 
     #[test]
@@ -861,10 +1026,26 @@ mod tests {
             "NCase=Acc|Case=Ins",
             "AdpType=Prep|Case=Loc|LId=v-1",
         ];
-        let names = ["Case", "Number", "Number[psor]", "NumType", "C", "Voice", "Translit", "X", "CaseX", "Polarity", "LId"];
+        let names = [
+            "Case",
+            "Number",
+            "Number[psor]",
+            "NumType",
+            "C",
+            "Voice",
+            "Translit",
+            "X",
+            "CaseX",
+            "Polarity",
+            "LId",
+        ];
         for column in columns {
             for name in names {
-                assert_eq!(feature_value(column, name), feature_value_by_items(column, name), "{name} in {column}");
+                assert_eq!(
+                    feature_value(column, name),
+                    feature_value_by_items(column, name),
+                    "{name} in {column}"
+                );
             }
         }
     }
@@ -879,11 +1060,15 @@ mod tests {
         assert_eq!(feature_value("_", "Case"), None);
         assert_eq!(feature_value("Case=", "Case"), Some(""));
         // Items and values across the eight-byte steps of the scan.
-        let long = "Animacy=Anim|Aspect=Imp|Gender=Masc|Number=Sing|Polarity=Pos|VerbForm=Fin|Voice=Act";
+        let long =
+            "Animacy=Anim|Aspect=Imp|Gender=Masc|Number=Sing|Polarity=Pos|VerbForm=Fin|Voice=Act";
         assert_eq!(feature_value(long, "Voice"), Some("Act"));
         assert_eq!(feature_value(long, "VerbForm"), Some("Fin"));
         assert_eq!(feature_value(long, "Polarity"), Some("Pos"));
         assert_eq!(feature_value(long, "Case"), None);
-        assert_eq!(feature_value("SpaceAfter=No|Translit=ábcdéfgh|X=1", "Translit"), Some("ábcdéfgh"));
+        assert_eq!(
+            feature_value("SpaceAfter=No|Translit=ábcdéfgh|X=1", "Translit"),
+            Some("ábcdéfgh")
+        );
     }
 }

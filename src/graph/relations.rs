@@ -155,12 +155,27 @@ mod tests {
     /// an index, a UPOS tag exactly when it has a bit of its own.
     #[test]
     fn the_matches_agree_with_the_ud_facts() {
-        let candidates = ["nsubj", "obl", "ref", "root", "ROOT", "Nsubj", "subj", "dep", "deps", "_", "", "obj|1", "nsubj "];
+        let candidates = [
+            "nsubj", "obl", "ref", "root", "ROOT", "Nsubj", "subj", "dep", "deps", "_", "",
+            "obj|1", "nsubj ",
+        ];
         for name in candidates.iter().copied().chain(RELATIONS.iter().copied()) {
-            assert_eq!(relation_index(name) != OTHER_RELATION, crate::ud::is_relation(name), "{name:?}");
+            assert_eq!(
+                relation_index(name) != OTHER_RELATION,
+                crate::ud::is_relation(name),
+                "{name:?}"
+            );
         }
-        for tag in ["NOUN", "noun", "X", "_", "", "PROPN", "CONJ"].iter().copied().chain(UPOS_TAGS.iter().copied()) {
-            assert_eq!(upos_bit(tag) != 1 << OTHER_UPOS, crate::ud::is_upos(tag), "{tag:?}");
+        for tag in ["NOUN", "noun", "X", "_", "", "PROPN", "CONJ"]
+            .iter()
+            .copied()
+            .chain(UPOS_TAGS.iter().copied())
+        {
+            assert_eq!(
+                upos_bit(tag) != 1 << OTHER_UPOS,
+                crate::ud::is_upos(tag),
+                "{tag:?}"
+            );
         }
     }
 }

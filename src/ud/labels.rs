@@ -22,7 +22,10 @@ use unicode_normalization::{is_nfc, UnicodeNormalization};
 /// to check.
 fn has_label_shape(label: &str) -> bool {
     let ascii = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase());
-    let marker = |part: &str| part.split('_').all(|word| !word.is_empty() && word.chars().all(is_label_letter));
+    let marker = |part: &str| {
+        part.split('_')
+            .all(|word| !word.is_empty() && word.chars().all(is_label_letter))
+    };
     let mut parts = label.split(':');
     if !parts.next().is_some_and(ascii) {
         return false;
@@ -63,7 +66,9 @@ pub fn enhanced_label_problem(label: &str) -> Option<String> {
     }
     let universal = universal_part(label);
     if !is_relation(universal) {
-        return Some(format!("enhanced label '{label}' has unknown universal relation '{universal}'"));
+        return Some(format!(
+            "enhanced label '{label}' has unknown universal relation '{universal}'"
+        ));
     }
     None
 }
@@ -123,7 +128,8 @@ mod tests {
             ("advcl:how come", "advcl", PART_DROPPED),
             ("obl:na_základ_„:gen", "obl:gen", PART_DROPPED),
         ] {
-            let (repaired, how) = repair_label(text).unwrap_or_else(|| panic!("{text} is not a label"));
+            let (repaired, how) =
+                repair_label(text).unwrap_or_else(|| panic!("{text} is not a label"));
             assert_eq!((repaired.as_str(), how.as_ref()), (label, kind), "{text}");
             assert!(is_enhanced_label(&repaired), "{repaired}");
         }
@@ -138,7 +144,10 @@ mod tests {
         const LETTERS: &str = r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]+";
         let pattern = format!(r"^[a-z]+(:[a-z]+)?(:{LETTERS}(_{LETTERS})*)?(:[a-z]+)?$");
         let regex = regex::Regex::new(&pattern).unwrap();
-        let words = ["obl", "x", "při", "a\u{301}", "до", "ʰ", "a_b", "v_rámci", "_a", "a_", "a__b", "Při", "x1", "", "ǅ", "ⓐ", "a b", "a-b"];
+        let words = [
+            "obl", "x", "při", "a\u{301}", "до", "ʰ", "a_b", "v_rámci", "_a", "a_", "a__b", "Při",
+            "x1", "", "ǅ", "ⓐ", "a b", "a-b",
+        ];
         let mut checked = 0;
         let mut label = String::new();
         let mut build = |parts: &[&str]| {
@@ -165,7 +174,9 @@ mod tests {
 
     #[test]
     fn labels_must_be_nfc() {
-        assert!(enhanced_label_problem("obl:a\u{301}").unwrap().contains("NFC"));
+        assert!(enhanced_label_problem("obl:a\u{301}")
+            .unwrap()
+            .contains("NFC"));
         assert!(!is_enhanced_label("obl:a\u{301}"));
         assert!(is_enhanced_label("obl:á"));
     }
@@ -192,9 +203,24 @@ mod tests {
 
     #[test]
     fn rejects_bad_shapes_and_unknown_relations() {
-        for bad in ["Nsubj", "nsubj:", "obl:_x", "obl:x__y", "obl:x_", "obl:a:b:c:d", "obl:Při", "obl:1", "a-b"] {
-            assert!(enhanced_label_problem(bad).unwrap().contains("malformed"), "{bad}");
+        for bad in [
+            "Nsubj",
+            "nsubj:",
+            "obl:_x",
+            "obl:x__y",
+            "obl:x_",
+            "obl:a:b:c:d",
+            "obl:Při",
+            "obl:1",
+            "a-b",
+        ] {
+            assert!(
+                enhanced_label_problem(bad).unwrap().contains("malformed"),
+                "{bad}"
+            );
         }
-        assert!(enhanced_label_problem("subj:pass").unwrap().contains("unknown universal relation 'subj'"));
+        assert!(enhanced_label_problem("subj:pass")
+            .unwrap()
+            .contains("unknown universal relation 'subj'"));
     }
 }

@@ -17,52 +17,123 @@ pub use text::{push_feature_value, push_label_text, TextFix};
 /// The 37 universal relations, plus `ref`, which exists only in the enhanced layer. Their order
 /// is the bit order of [`crate::graph::relation_bit`].
 pub const RELATIONS: &[&str] = &[
-    "acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf", "compound", "conj", "cop", "csubj",
-    "dep", "det", "discourse", "dislocated", "expl", "fixed", "flat", "goeswith", "iobj", "list", "mark", "nmod",
-    "nsubj", "nummod", "obj", "obl", "orphan", "parataxis", "punct", "reparandum", "root", "vocative", "xcomp", "ref",
+    "acl",
+    "advcl",
+    "advmod",
+    "amod",
+    "appos",
+    "aux",
+    "case",
+    "cc",
+    "ccomp",
+    "clf",
+    "compound",
+    "conj",
+    "cop",
+    "csubj",
+    "dep",
+    "det",
+    "discourse",
+    "dislocated",
+    "expl",
+    "fixed",
+    "flat",
+    "goeswith",
+    "iobj",
+    "list",
+    "mark",
+    "nmod",
+    "nsubj",
+    "nummod",
+    "obj",
+    "obl",
+    "orphan",
+    "parataxis",
+    "punct",
+    "reparandum",
+    "root",
+    "vocative",
+    "xcomp",
+    "ref",
 ];
 
 /// The 17 universal part-of-speech tags.
 pub const UPOS_TAGS: &[&str] = &[
-    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SCONJ",
-    "SYM", "VERB", "X",
+    "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN",
+    "PUNCT", "SCONJ", "SYM", "VERB", "X",
 ];
 
 /// UD's universal features with their universal values (UD v2 guidelines). Language-specific
 /// features and values are declared as data beside the profiles, not here.
 pub const UNIVERSAL_FEATURES: &[(&str, &[&str])] = &[
     // Lexical features.
-    ("PronType", &["Art", "Dem", "Emp", "Exc", "Ind", "Int", "Neg", "Prs", "Rcp", "Rel", "Tot"]),
-    ("NumType", &["Card", "Dist", "Frac", "Mult", "Ord", "Range", "Sets"]),
+    (
+        "PronType",
+        &[
+            "Art", "Dem", "Emp", "Exc", "Ind", "Int", "Neg", "Prs", "Rcp", "Rel", "Tot",
+        ],
+    ),
+    (
+        "NumType",
+        &["Card", "Dist", "Frac", "Mult", "Ord", "Range", "Sets"],
+    ),
     ("Poss", &["Yes"]),
     ("Reflex", &["Yes"]),
     ("Foreign", &["Yes"]),
     ("Abbr", &["Yes"]),
     ("Typo", &["Yes"]),
-    ("ExtPos", &["ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "PRON", "PROPN", "SCONJ"]),
+    (
+        "ExtPos",
+        &[
+            "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "PRON", "PROPN", "SCONJ",
+        ],
+    ),
     // Nominal features.
     ("Gender", &["Com", "Fem", "Masc", "Neut"]),
     ("Animacy", &["Anim", "Hum", "Inan", "Nhum"]),
     ("NounClass", &[]),
-    ("Number", &["Coll", "Count", "Dual", "Grpa", "Grpl", "Inv", "Pauc", "Plur", "Ptan", "Sing", "Tri"]),
+    (
+        "Number",
+        &[
+            "Coll", "Count", "Dual", "Grpa", "Grpl", "Inv", "Pauc", "Plur", "Ptan", "Sing", "Tri",
+        ],
+    ),
     (
         "Case",
         &[
-            "Abs", "Acc", "Erg", "Nom", "Abe", "Ben", "Cau", "Cmp", "Cns", "Com", "Dat", "Dis", "Equ", "Gen", "Ins",
-            "Par", "Tem", "Tra", "Voc", "Abl", "Add", "Ade", "All", "Del", "Ela", "Ess", "Ill", "Ine", "Lat", "Loc",
-            "Per", "Sbe", "Sbl", "Spl", "Sub", "Sup", "Ter",
+            "Abs", "Acc", "Erg", "Nom", "Abe", "Ben", "Cau", "Cmp", "Cns", "Com", "Dat", "Dis",
+            "Equ", "Gen", "Ins", "Par", "Tem", "Tra", "Voc", "Abl", "Add", "Ade", "All", "Del",
+            "Ela", "Ess", "Ill", "Ine", "Lat", "Loc", "Per", "Sbe", "Sbl", "Spl", "Sub", "Sup",
+            "Ter",
         ],
     ),
     ("Definite", &["Com", "Cons", "Def", "Ind", "Spec"]),
-    ("Deixis", &["Abv", "Bel", "Even", "Med", "Nvis", "Prox", "Remt"]),
+    (
+        "Deixis",
+        &["Abv", "Bel", "Even", "Med", "Nvis", "Prox", "Remt"],
+    ),
     ("DeixisRef", &["1", "2"]),
     ("Degree", &["Abs", "Aug", "Cmp", "Dim", "Equ", "Pos", "Sup"]),
     // Verbal features.
-    ("VerbForm", &["Conv", "Fin", "Gdv", "Ger", "Inf", "Part", "Sup", "Vnoun"]),
-    ("Mood", &["Adm", "Cnd", "Des", "Imp", "Ind", "Int", "Irr", "Jus", "Nec", "Opt", "Pot", "Prp", "Qot", "Sub"]),
+    (
+        "VerbForm",
+        &["Conv", "Fin", "Gdv", "Ger", "Inf", "Part", "Sup", "Vnoun"],
+    ),
+    (
+        "Mood",
+        &[
+            "Adm", "Cnd", "Des", "Imp", "Ind", "Int", "Irr", "Jus", "Nec", "Opt", "Pot", "Prp",
+            "Qot", "Sub",
+        ],
+    ),
     ("Tense", &["Fut", "Imp", "Past", "Pqp", "Pres"]),
     ("Aspect", &["Hab", "Imp", "Iter", "Perf", "Prog", "Prosp"]),
-    ("Voice", &["Act", "Antip", "Bfoc", "Cau", "Dir", "Inv", "Lfoc", "Mid", "Pass", "Rcp"]),
+    (
+        "Voice",
+        &[
+            "Act", "Antip", "Bfoc", "Cau", "Dir", "Inv", "Lfoc", "Mid", "Pass", "Rcp",
+        ],
+    ),
     ("Evident", &["Fh", "Nfh"]),
     ("Polarity", &["Neg", "Pos"]),
     ("Person", &["0", "1", "2", "3", "4"]),

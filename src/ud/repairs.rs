@@ -61,12 +61,20 @@ impl Repairs {
 
     /// The count of one kind.
     pub fn count(&self, kind: &str) -> u64 {
-        self.counts.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n)
+        self.counts
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map_or(0, |(_, n)| *n)
     }
 
     /// Kinds with their counts, most frequent first (then by kind).
     pub fn by_kind(&self) -> Vec<(&str, u64)> {
-        let mut kinds: Vec<(&str, u64)> = self.counts.iter().filter(|(_, n)| *n > 0).map(|(k, n)| (k.as_ref(), *n)).collect();
+        let mut kinds: Vec<(&str, u64)> = self
+            .counts
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| (k.as_ref(), *n))
+            .collect();
         kinds.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         kinds
     }
@@ -90,11 +98,20 @@ impl fmt::Display for Repairs {
         if let [(kind, _)] = kinds[..] {
             return write!(f, " ({kind})");
         }
-        let shown: Vec<String> = kinds.iter().take(SHOWN_KINDS).map(|(k, n)| format!("{} {k}", thousands(*n))).collect();
+        let shown: Vec<String> = kinds
+            .iter()
+            .take(SHOWN_KINDS)
+            .map(|(k, n)| format!("{} {k}", thousands(*n)))
+            .collect();
         write!(f, " ({}", shown.join(", "))?;
         if kinds.len() > SHOWN_KINDS {
             let rest: u64 = kinds[SHOWN_KINDS..].iter().map(|(_, n)| n).sum();
-            write!(f, ", {} of {} other kinds", thousands(rest), kinds.len() - SHOWN_KINDS)?;
+            write!(
+                f,
+                ", {} of {} other kinds",
+                thousands(rest),
+                kinds.len() - SHOWN_KINDS
+            )?;
         }
         write!(f, ")")
     }
@@ -124,6 +141,9 @@ mod tests {
         for kind in ["a", "b", "c"] {
             repairs.add(kind, 1);
         }
-        assert!(repairs.to_string().ends_with(", 2 of 2 other kinds)"), "{repairs}");
+        assert!(
+            repairs.to_string().ends_with(", 2 of 2 other kinds)"),
+            "{repairs}"
+        );
     }
 }

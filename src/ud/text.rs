@@ -38,7 +38,11 @@ pub fn push_label_text(out: &mut String, text: &str) -> TextFix {
         return TextFix::Kept;
     }
     let start = out.len();
-    let fix = if text.is_ascii() { push_ascii(out, text) } else { push_unicode(out, text) };
+    let fix = if text.is_ascii() {
+        push_ascii(out, text)
+    } else {
+        push_unicode(out, text)
+    };
     if out.len() == start {
         TextFix::Dropped
     } else {
@@ -148,8 +152,10 @@ pub(crate) fn is_label_letter(c: char) -> bool {
     use unicode_properties::GeneralCategory::{LowercaseLetter, ModifierLetter, OtherLetter};
     c.is_ascii_lowercase()
         || (!c.is_ascii()
-            && (matches!(c.general_category(), LowercaseLetter | ModifierLetter | OtherLetter)
-                || c.general_category_group() == GeneralCategoryGroup::Mark))
+            && (matches!(
+                c.general_category(),
+                LowercaseLetter | ModifierLetter | OtherLetter
+            ) || c.general_category_group() == GeneralCategoryGroup::Mark))
 }
 
 #[cfg(test)]
@@ -164,10 +170,21 @@ mod tests {
 
     #[test]
     fn words_are_kept_lower_cased() {
-        for (text, expected) in [("před", "před"), ("Před", "před"), ("such_as", "such_as"), ("ON", "on"), ("до", "до"), ("என்", "என்")] {
+        for (text, expected) in [
+            ("před", "před"),
+            ("Před", "před"),
+            ("such_as", "such_as"),
+            ("ON", "on"),
+            ("до", "до"),
+            ("என்", "என்"),
+        ] {
             assert_eq!(clean(text), (expected.to_string(), TextFix::Kept), "{text}");
         }
-        assert_eq!(clean("_"), (String::new(), TextFix::Kept), "`_` is no value");
+        assert_eq!(
+            clean("_"),
+            (String::new(), TextFix::Kept),
+            "`_` is no value"
+        );
     }
 
     #[test]
@@ -183,7 +200,11 @@ mod tests {
             ("l’on", "l_on"),
             ("z\u{a0}hlediska", "z_hlediska"),
         ] {
-            assert_eq!(clean(text), (expected.to_string(), TextFix::Cleaned), "{text}");
+            assert_eq!(
+                clean(text),
+                (expected.to_string(), TextFix::Cleaned),
+                "{text}"
+            );
         }
     }
 
