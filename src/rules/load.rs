@@ -152,17 +152,8 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
     // The table of fallback profiles, which only `--lang` of a language without a profile reads.
     diagnostics.extend(super::profile::check_languages(source, &mut sources));
     let names = profile_names(source);
-    // Every feature some profile declares (profile errors are reported by the loads below).
-    let mut features: Vec<String> = Vec::new();
-    for name in &names {
-        if let Ok(profile) = load_profile(source, name, &vocabulary, &mut SourceMap::new()) {
-            for feature in profile.features {
-                if !features.contains(&feature.text) {
-                    features.push(feature.text);
-                }
-            }
-        }
-    }
+    // Profile errors are reported by the loads below.
+    let features = declared_features(source, &vocabulary);
     let paths: Vec<String> = source
         .list("rules/")
         .into_iter()
@@ -350,6 +341,22 @@ pub(crate) fn every_lexicon(source: &RuleSource) -> Vec<(String, Option<super::a
                 .map(|n| (n.to_string(), None))
         })
         .collect()
+}
+
+/// Every feature name some profile of `source` declares, each once (a profile that does not
+/// load adds none).
+pub(crate) fn declared_features(source: &RuleSource, vocabulary: &Vocabulary) -> Vec<String> {
+    let mut features: Vec<String> = Vec::new();
+    for name in &profile_names(source) {
+        if let Ok(profile) = load_profile(source, name, vocabulary, &mut SourceMap::new()) {
+            for feature in profile.features {
+                if !features.contains(&feature.text) {
+                    features.push(feature.text);
+                }
+            }
+        }
+    }
+    features
 }
 
 /// Parses and checks one standalone rule text (no profile: default settings, every enhancement

@@ -6,10 +6,10 @@ use super::check::{self, Context};
 use super::diagnostic::Diagnostic;
 use super::ir::CheckedRule;
 use super::lexicon::Lexicon;
-use super::load::{every_lexicon, LoadError};
+use super::load::{declared_features, every_lexicon, LoadError};
 use super::parser::parse_query;
 use super::profile::{load_profile, Settings};
-use super::source::{profile_names, RuleSource, SourceMap};
+use super::source::{RuleSource, SourceMap};
 use super::vocabulary::Vocabulary;
 use std::sync::Arc;
 
@@ -43,16 +43,7 @@ pub fn check_query(
         Ok(vocabulary) => vocabulary,
         Err(diagnostics) => return fail(sources, diagnostics),
     };
-    let mut features: Vec<String> = Vec::new();
-    for other in profile_names(source) {
-        if let Ok(loaded) = load_profile(source, &other, &vocabulary, &mut SourceMap::new()) {
-            for feature in loaded.features {
-                if !features.contains(&feature.text) {
-                    features.push(feature.text);
-                }
-            }
-        }
-    }
+    let features = declared_features(source, &vocabulary);
     let (settings, lexicon_names) = match profile {
         Some(profile) => match load_profile(source, profile, &vocabulary, &mut sources) {
             Ok(loaded) => {
