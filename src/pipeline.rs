@@ -139,7 +139,10 @@ struct Scratch {
 }
 
 /// Input bytes in flight (sent to workers, not yet written) past which no more chunks are sent.
-const MAX_IN_FLIGHT_BYTES: usize = 32 << 20;
+/// Half the default sentence cap: a sentence near the cap (which costs up to ~10 times its bytes
+/// once parsed and enhanced) is then enhanced alone, and a run stays near 160 MB whatever its
+/// input; ordinary chunks (256 KB, a few per thread) never come near it.
+const MAX_IN_FLIGHT_BYTES: usize = 8 << 20;
 
 /// A scratch buffer larger than this is given back after a chunk: otherwise each thread would
 /// keep the capacity of the longest sentence it ever held.

@@ -3,8 +3,9 @@
 //! Memory is bounded across sentences by streaming; these caps bound it within one. Without
 //! them a file with no blank line (or a gzip bomb of comment lines) is one sentence the size of
 //! the input, held whole. The defaults are far above any treebank (UD's longest lines are a few
-//! KB, its longest sentences some hundred KB and a few thousand words; a generated sentence of a
-//! million words, 44 MB, still passes); each can be changed (`--max-line-bytes` … in the CLI,
+//! KB, its longest sentences some hundred KB and a few thousand words), and low enough that any
+//! input stays within about 256 MB at the defaults (a sentence costs up to about nine times its
+//! bytes once parsed and enhanced); each can be changed (`--max-line-bytes` … in the CLI,
 //! [`Limits`] in the library). `docs/limits.md` lists them with the memory they allow.
 
 /// Caps on the size of what is read as one sentence. A sentence past one is invalid input:
@@ -29,8 +30,8 @@ impl Default for Limits {
         Limits {
             max_line_bytes: 1 << 20,
             max_comment_bytes: 1 << 20,
-            max_sentence_bytes: 64 << 20,
-            max_sentence_lines: 2_000_000,
+            max_sentence_bytes: 16 << 20,
+            max_sentence_lines: 500_000,
         }
     }
 }

@@ -750,7 +750,9 @@ fn a_million_word_sentence_is_enhanced() {
     let n = 1_000_000;
     let input = long_sentence(n, |i| if i % 3 == 0 { i - 1 } else { i / 2 });
     let enhancer = Engine::basic();
-    let pipeline = basic_pipeline(&enhancer, 2, 256 * 1024, OnError::Fail);
+    let mut pipeline = basic_pipeline(&enhancer, 2, 256 * 1024, OnError::Fail);
+    // Past the default caps (16 MiB, 500,000 lines): raised, as `--max-sentence-bytes` does.
+    pipeline.set_limits(crate::conllu::Limits::NONE);
     let run = enhance_with(&pipeline, &input);
     let summary = run.result.unwrap();
     assert_eq!((summary.sentences, summary.words), (1, n as usize));
