@@ -46,14 +46,12 @@ mod ud;
 
 mod api;
 mod error;
-// The integration tests' helpers serve the unit tests too (one home for finding the test data,
-// compact sentences, temporary rules folders); they name this crate `eudify`, as a client does.
+// The integration tests' helpers, which the unit tests in `tests/` share, name this crate
+// `eudify`, as a client does.
 #[cfg(test)]
 extern crate self as eudify;
 #[cfg(test)]
-#[path = "../tests/common.rs"]
-#[allow(dead_code, unused_imports, unused_macros)] // each test binary uses its part of them
-mod common;
+mod tests;
 pub mod eval;
 pub mod text;
 pub mod validate;

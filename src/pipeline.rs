@@ -525,7 +525,3 @@ mod tests {
     }
 }
 
-#[cfg(test)]
-mod tests_robustness;
-#[cfg(test)]
-mod tests_invariants;

@@ -430,5 +430,3 @@ mod tests {
     }
 }
 
-#[cfg(test)]
-mod tests_rule_sets;

@@ -27,7 +27,3 @@ pub use load::{check_all, load_ruleset, LoadError};
 pub use profile::{list_profiles, resolve_profile};
 pub use source::{RuleSource, SourceMap};
 
-#[cfg(test)]
-mod tests_front;
-#[cfg(test)]
-mod tests_languages;

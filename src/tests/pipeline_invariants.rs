@@ -18,8 +18,8 @@
 //! subtypes, lemmas from every lexicon) through every profile: no error, the output validates,
 //! sentences and every column but DEPS kept, gold DEPS ignored.
 
-use super::tests_robustness::{random_heads, Rng};
-use crate::common::{
+use super::pipeline_robustness::{random_heads, Rng};
+use super::common::{
     all_but_deps, dev_files, dev_scores_file, read_scores, sample_files, sample_scores_file,
     treebank_code,
 };
@@ -81,7 +81,7 @@ fn sentence_count(input: &[u8]) -> usize {
 fn basic_only(input: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(input.len());
     for line in input.split_inclusive(|&b| b == b'\n') {
-        if crate::common::is_empty_node_line(line) {
+        if super::common::is_empty_node_line(line) {
             continue;
         }
         let mut cols: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();

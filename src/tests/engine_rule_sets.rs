@@ -3,7 +3,7 @@
 //! `tests/data/engine_rules`, a workspace shared by two rule sets. The command line's view of the
 //! same rules is in tests/engine.rs.
 
-use crate::common::{text, ENGINE_RULES, FEEDING_SENTENCES, I_READ_BOOKS};
+use super::common::{text, ENGINE_RULES, FEEDING_SENTENCES, I_READ_BOOKS};
 use crate::conllu::{write_sentence, EnhancedLayer, RawBlock, Sentence};
 use crate::engine::{Engine, Workspace};
 use crate::rules::{list_profiles, load_ruleset, RuleSource};

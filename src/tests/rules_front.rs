@@ -1,6 +1,6 @@
 //! The rule-language front-end: embedded rules check clean, broken rules give the right errors.
 
-use crate::common::TempTree;
+use super::common::TempTree;
 use crate::rules::diagnostic::render_all;
 use crate::rules::ir::{CheckedAction, TemplatePart, TemplateValue};
 use crate::rules::lexicon::Lexicon;

@@ -12,7 +12,7 @@
 //! The same inputs through the command line (its messages, exit codes, summary line) are in
 //! tests/robustness.rs.
 
-use crate::common::{all_but_deps, bad_files, stem, text, wrapped_in_good_sentences};
+use super::common::{all_but_deps, bad_files, stem, text, wrapped_in_good_sentences};
 use crate::conllu::{write_sentence, BlockReader, RawBlock, Sentence};
 use crate::engine::Engine;
 use crate::pipeline::{OnError, Pipeline, PipelineOptions, Summary};
