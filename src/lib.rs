@@ -50,9 +50,9 @@ mod error;
 // `eudify`, as a client does.
 #[cfg(test)]
 extern crate self as eudify;
+pub mod eval;
 #[cfg(test)]
 mod tests;
-pub mod eval;
 pub mod text;
 pub mod validate;
 

@@ -284,6 +284,56 @@ fn the_command_line_reports_a_runaway_and_goes_on() {
     assert_eq!(text(&out.stdout), text(&basic(&input)));
 }
 
+/// `--search-budget` sets the candidates per word: a budget that lets the costly rule finish
+/// on a 6-word sentence writes what the rule adds; a lower one makes the sentence a runaway.
+#[test]
+fn the_search_budget_is_a_flag() {
+    let input = flat(Some("x"), 5, "dep");
+    let enhance = |budget: &str| {
+        let args = [
+            "enhance",
+            "--rules",
+            SEARCH_BUDGET_RULES,
+            "--lang",
+            "costly",
+            "--search-budget",
+            budget,
+        ];
+        run(&args, input.as_bytes())
+    };
+    let low = enhance("1");
+    assert_eq!(low.status.code(), Some(0));
+    assert!(
+        text(&low.stderr).contains("search budget (15 candidate bindings)"),
+        "{}",
+        text(&low.stderr)
+    );
+    assert_eq!(text(&low.stdout), text(&basic(&input)));
+    let high = enhance("100000");
+    assert!(
+        !text(&high.stderr).contains("search budget"),
+        "{}",
+        text(&high.stderr)
+    );
+    let explain = [
+        "explain",
+        "--rules",
+        SEARCH_BUDGET_RULES,
+        "--lang",
+        "costly",
+        "--search-budget",
+        "1",
+        "-",
+    ];
+    let out = run(&explain, input.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("search budget"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// Rules `eudify check` accepts whose search grows as n⁵ and n⁴ (tests/data/search_budget).
 const SEARCH_BUDGET_RULES: &str = "tests/data/search_budget";
 

@@ -135,6 +135,11 @@ pub struct ExplainArgs {
     /// Rules folder to use instead of the embedded rules.
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Candidate bindings the rules' searches may try per word of a sentence (default 10,000;
+    /// a sentence counts as at least ten words). Past it the sentence is a runaway: written with
+    /// basic DEPS and reported.
+    #[arg(long, value_name = "PER_WORD")]
+    pub search_budget: Option<u64>,
     /// Only the sentence with this `# sent_id`.
     #[arg(long, value_name = "ID")]
     pub sent_id: Option<String>,
@@ -153,6 +158,11 @@ pub struct EnhanceArgs {
     /// Load rules, profiles and lexicons from this folder instead of the embedded ones.
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Candidate bindings the rules' searches may try per word of a sentence (default 10,000;
+    /// a sentence counts as at least ten words). Past it the sentence is a runaway: written with
+    /// basic DEPS and reported.
+    #[arg(long, value_name = "PER_WORD")]
+    pub search_budget: Option<u64>,
     /// Threads that enhance (default and most: one per core); 1 runs everything on one thread.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

@@ -12,7 +12,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 pub fn run(args: EnhanceArgs) -> Result<u8> {
-    let enhancer = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
+    let mut enhancer = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
+    if let Some(per_word) = args.search_budget {
+        enhancer = enhancer.with_search_budget(per_word);
+    }
     let (threads, warning) = worker_threads(args.threads);
     if let Some(warning) = warning {
         eprintln!("warning: {warning}");

@@ -7,7 +7,10 @@ use eudify::files::{display_name, open};
 use std::io::Write;
 
 pub fn run(args: ExplainArgs) -> Result<u8> {
-    let enhancer = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
+    let mut enhancer = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
+    if let Some(per_word) = args.search_budget {
+        enhancer = enhancer.with_search_budget(per_word);
+    }
     let name = display_name(&args.file);
     let reader = open(&args.file).with_context(|| format!("{name}: cannot read"))?;
     let mut out = Output::create(args.output.as_deref())?;

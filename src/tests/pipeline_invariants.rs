@@ -18,11 +18,11 @@
 //! subtypes, lemmas from every lexicon) through every profile: no error, the output validates,
 //! sentences and every column but DEPS kept, gold DEPS ignored.
 
-use super::pipeline_robustness::{random_heads, Rng};
 use super::common::{
     all_but_deps, dev_files, dev_scores_file, read_scores, sample_files, sample_scores_file,
     treebank_code,
 };
+use super::pipeline_robustness::{random_heads, Rng};
 use crate::conllu::{BlockReader, RawBlock};
 use crate::engine::Engine;
 use crate::pipeline::{OnError, Pipeline, PipelineOptions};
