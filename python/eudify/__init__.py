@@ -259,16 +259,19 @@ class Profile:
     extends: Optional[str]
 
 
-def validate(path_or_text: Union[PathLike, str]) -> List[Problem]:
-    """Checks CoNLL-U as ``eudify validate`` does (UD's level-2 checks of the enhanced layer).
+def validate(path_or_text: Union[PathLike, str], basic: bool = True) -> List[Problem]:
+    """Checks CoNLL-U as ``eudify validate`` does: UD's level-2 checks of the enhanced layer and,
+    with ``basic`` (the default), of the basic layer's format (ids, heads, UPOS, FEATS, DEPREL).
+    ``basic=False`` checks only the layer eudify writes, e.g. on a parser's output whose basic
+    columns are the parser's own (spaCy's ``ROOT``, its feature order).
 
     A string containing a newline is taken as the text itself (problems name it
     ``"<string>"``); anything else as a path (gzip is read too). Returns the problems, empty
     when the input is valid. Raises ``OSError`` when the file cannot be read."""
     if isinstance(path_or_text, str) and "\n" in path_or_text:
-        problems, _ = _eudify.validate(text=path_or_text)
+        problems, _ = _eudify.validate(text=path_or_text, basic=basic)
     else:
-        problems, _ = _eudify.validate(path=os.fspath(path_or_text))
+        problems, _ = _eudify.validate(path=os.fspath(path_or_text), basic=basic)
     return [Problem(file, line, message) for file, line, message in problems]
 
 

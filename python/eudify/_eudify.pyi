@@ -33,7 +33,10 @@ class SpacyStrings:
     def explain(self, conllu: str) -> List[Dict[str, Any]]: ...
 
 def validate(
-    path: Optional[str] = None, text: Optional[str] = None, name: str = "<string>"
+    path: Optional[str] = None,
+    text: Optional[str] = None,
+    name: str = "<string>",
+    basic: bool = True,
 ) -> Tuple[List[Tuple[str, int, str]], int]: ...
 def evaluate(gold: str, system: str, phenomena: bool = False) -> str: ...
 def grep(

@@ -291,21 +291,29 @@ fn spacy_conllu(
 /// (file, line, message) of each problem `validate` finds.
 type Problems = Vec<(String, usize, String)>;
 
-/// Validates CoNLL-U: a path, or the text itself (`name` names it in the problems). Returns
-/// (file, line, message) triples and the sentence count.
+/// Validates CoNLL-U: a path, or the text itself (`name` names it in the problems); `basic`:
+/// the basic layer's format too, as `eudify validate` checks it. Returns (file, line, message)
+/// triples and the sentence count.
 #[pyfunction]
-#[pyo3(signature = (path = None, text = None, name = "<string>"))]
+#[pyo3(signature = (path = None, text = None, name = "<string>", basic = true))]
 fn validate(
     py: Python<'_>,
     path: Option<PathBuf>,
     text: Option<String>,
     name: &str,
+    basic: bool,
 ) -> PyResult<(Problems, usize)> {
+    let options = eudify::validate::Options {
+        basic_format: basic,
+        ..Default::default()
+    };
     let report = py
         .allow_threads(|| match (&path, &text) {
-            (Some(path), _) => eudify::validate::validate_file(path),
-            (None, Some(text)) => eudify::validate::validate_reader(name, text.as_bytes()),
-            (None, None) => eudify::validate::validate_reader(name, &b""[..]),
+            (Some(path), _) => eudify::validate::validate_file_with(path, &options),
+            (None, text) => {
+                let text = text.as_deref().unwrap_or("");
+                eudify::validate::validate_reader_with(name, text.as_bytes(), &options)
+            }
         })
         .map_err(|e| match &path {
             Some(p) => os_error(&p.display().to_string(), e),
