@@ -52,9 +52,13 @@ pub fn run(args: GrepArgs) -> Result<u8> {
         let reader = open(file).with_context(|| format!("{name}: cannot read"))?;
         let counts = pattern.search_each(&name, reader, &mut |sentence| {
             let shown = show(&args, &name, &sentence, &mut out, &mut clusters);
+            // A write error stays one (a closed pipe ends the run quietly, as in every command).
             shown.map_err(|error| match error.downcast::<eudify::Error>() {
                 Ok(error) => error,
-                Err(error) => eudify::Error::Rules(error.to_string()),
+                Err(error) => match error.downcast::<std::io::Error>() {
+                    Ok(error) => eudify::Error::Output(error),
+                    Err(error) => eudify::Error::Rules(error.to_string()),
+                },
             })?;
             Ok(true)
         })?;
