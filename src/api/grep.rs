@@ -11,7 +11,7 @@
 //!             3\tand\tand\tCCONJ\t_\t_\t4\tcc\t4:cc\t_\n\
 //!             4\tdance\tdance\tVERB\t_\t_\t2\tconj\t2:conj\t_\n\n";
 //! let found = pattern.search_str(text)?;
-//! assert_eq!(found.matches, 1);
+//! assert_eq!(found.counts.matches, 1);
 //! assert_eq!(found.sentences[0].matches[0].node("C").map(|n| n.form.as_str()), Some("dance"));
 //! # Ok::<(), eudify::Error>(())
 //! ```
@@ -202,9 +202,7 @@ pub struct SearchCounts {
 pub struct SearchResult {
     #[allow(missing_docs)]
     pub sentences: Vec<SentenceMatches>,
-    /// Matches in all.
-    pub matches: usize,
-    #[allow(missing_docs)]
+    /// What was read and found (`counts.matches`: matches in all).
     pub counts: SearchCounts,
 }
 
@@ -284,7 +282,6 @@ impl Pattern {
     pub fn search_str(&self, conllu: &str) -> Result<SearchResult, Error> {
         let mut result = SearchResult::default();
         result.counts = self.search_each(STRING_NAME, conllu.as_bytes(), &mut |sentence| {
-            result.matches += sentence.matches.len();
             result.sentences.push(sentence);
             Ok(true)
         })?;
@@ -474,7 +471,7 @@ mod tests {
     #[test]
     fn enhanced_edges_are_the_files_deps() {
         let found = search("match { V =[nsubj:xsubj]=> S; }");
-        assert_eq!(found.matches, 1);
+        assert_eq!(found.counts.matches, 1);
         let m = &found.sentences[0].matches[0];
         assert_eq!(
             (
@@ -488,13 +485,13 @@ mod tests {
             "[Mary/S] wants to [sleep/V]and eats"
         );
         // The basic tree has no such edge.
-        assert_eq!(search("match { V -[nsubj:xsubj]-> S; }").matches, 0);
+        assert_eq!(search("match { V -[nsubj:xsubj]-> S; }").counts.matches, 0);
     }
 
     #[test]
     fn empty_nodes_are_nodes_with_their_own_columns() {
         let found = search("match { H =[conj]=> E; E [lemma=want]; }");
-        assert_eq!(found.matches, 1);
+        assert_eq!(found.counts.matches, 1);
         let m = &found.sentences[0].matches[0];
         assert_eq!(m.node("E").unwrap().id, "2.1");
         assert_eq!(
@@ -541,12 +538,13 @@ mod tests {
                 .unwrap();
         let found = pattern.search_str(&basic).unwrap();
         assert_eq!(found.counts.sentences_read, 1);
-        assert_eq!(found.matches, 1, "en adds the controlled subject");
+        assert_eq!(found.counts.matches, 1, "en adds the controlled subject");
         assert_eq!(
             Pattern::new("match { V =[nsubj:xsubj]=> S; }")
                 .unwrap()
                 .search_str(&basic)
                 .unwrap()
+                .counts
                 .matches,
             0
         );
@@ -569,7 +567,7 @@ mod tests {
         let found = Pattern::new(pattern).unwrap().search_str(&text).unwrap();
         assert_eq!(found.counts.cut_short, 1);
         assert!(
-            found.matches > 0,
+            found.counts.matches > 0,
             "what was found before the budget ran out is reported"
         );
     }
