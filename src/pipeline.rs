@@ -7,7 +7,7 @@
 use crate::text::{count, thousands};
 use crate::conllu::{write_sentence, BlockReader, ChunkReader, EnhancedLayer, Limits, ParseError, RawBlock, Sentence};
 use crate::engine::lemmas::without_lemma;
-use crate::engine::{Engine, Workspace};
+use crate::engine::{Engine, StepLimitError, Workspace};
 use crate::error::Error;
 use std::cell::RefCell;
 use std::io::{BufRead, Write};
@@ -126,7 +126,37 @@ struct Chunk {
     /// the chunk stops at the first: the output ends before it.
     errors: Vec<(usize, ParseError)>,
     /// Sentences whose rules ran away, written with basic DEPS: reported, never fatal.
-    runaways: Vec<ParseError>,
+    runaways: Vec<Runaway>,
+}
+
+/// A sentence whose rules ran away (reached the engine's limits): it was written with the basic
+/// copy as DEPS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Runaway {
+    /// The line where the sentence starts (from 1; within its chunk until the chunk is written).
+    pub line: usize,
+    pub sent_id: Option<String>,
+    /// The rule that was stopped, where, and the limit reached.
+    pub stopped: StepLimitError,
+}
+
+impl Runaway {
+    /// Why the rules were stopped, as a notice says it after `FILE:LINE: `.
+    pub fn message(&self) -> String {
+        match &self.sent_id {
+            Some(id) => format!("sentence {id}: {}", self.stopped),
+            None => self.stopped.to_string(),
+        }
+    }
+}
+
+/// What a run tells its caller about a sentence, in input order: one copied unchanged
+/// ([`OnError::Copy`]) or written with basic DEPS because its rules ran away.
+pub struct Notice<'a> {
+    /// `FILE:LINE: message (sentence …)`, as the command prints it.
+    pub text: String,
+    /// The runaway this notice reports, with its line counted in the whole input.
+    pub runaway: Option<&'a Runaway>,
 }
 
 /// Per-thread buffers reused from sentence to sentence.
@@ -198,8 +228,9 @@ fn process(chunk: &mut Chunk, scratch: &mut Scratch, pipeline: &Pipeline) {
                 chunk.summary.words += sentence.words.len();
                 chunk.summary.without_lemma += words_without_lemma(sentence);
                 // A runaway leaves the basic copy in `layer`: the sentence is written with it.
-                if let Err(message) = enhancer.enhance_with(sentence, layer, workspace) {
-                    chunk.runaways.push(ParseError::new(first_line, message));
+                if let Err(stopped) = enhancer.enhance_with(sentence, layer, workspace) {
+                    let sent_id = sentence.comment("sent_id").map(str::to_string);
+                    chunk.runaways.push(Runaway { line: first_line, sent_id, stopped });
                     chunk.summary.runaways += 1;
                 }
                 write_sentence(&mut chunk.out, sentence, Some(&*layer));
@@ -300,6 +331,18 @@ impl<'e> Pipeline<'e> {
         out: &mut dyn Write,
         report: &mut dyn FnMut(String),
     ) -> Result<Summary, Error> {
+        self.run_noting(file, input, out, &mut |notice| report(notice.text))
+    }
+
+    /// [`Pipeline::run`], with each notice's runaway (line, `sent_id`, rule stopped) beside its
+    /// text.
+    pub fn run_noting(
+        &self,
+        file: &str,
+        input: impl BufRead,
+        out: &mut dyn Write,
+        report: &mut dyn FnMut(Notice),
+    ) -> Result<Summary, Error> {
         let mut reader = ChunkReader::with_limits(input, self.limits);
         let mut writer = ChunkWriter { file, out, report, line: 1, summary: Summary::default(), pipeline: self };
         let target = self.options.chunk_bytes;
@@ -380,7 +423,7 @@ impl<'e> Pipeline<'e> {
 struct ChunkWriter<'a, 'p> {
     file: &'a str,
     out: &'a mut dyn Write,
-    report: &'a mut dyn FnMut(String),
+    report: &'a mut dyn FnMut(Notice),
     /// Line number of the next chunk's first line.
     line: usize,
     summary: Summary,
@@ -393,12 +436,16 @@ impl ChunkWriter<'_, '_> {
         let output = Error::Output;
         let fail = self.pipeline.options.on_error == OnError::Fail;
         // (Under `fail` a chunk stops at its first error: its runaways all come before it.)
-        let mut reports: Vec<(usize, &str, &str)> = (chunk.runaways.iter().map(|e| (e.line, &e.message[..], "written with basic DEPS")))
-            .chain(chunk.errors.iter().take(if fail { 0 } else { usize::MAX }).map(|(_, e)| (e.line, &e.message[..], "copied unchanged")))
-            .collect();
+        let runaways = chunk.runaways.iter().map(|r| (r.line, r.message(), Some(r)));
+        let copied = chunk.errors.iter().take(if fail { 0 } else { usize::MAX }).map(|(_, e)| (e.line, e.message.clone(), None));
+        let mut reports: Vec<_> = runaways.chain(copied).collect();
         reports.sort_by_key(|&(line, _, _)| line);
-        for (line, message, outcome) in reports {
-            (self.report)(format!("{}:{}: {} (sentence {outcome})", self.file, self.line + line - 1, message));
+        for (line, message, runaway) in reports {
+            let line = self.line + line - 1;
+            let outcome = if runaway.is_some() { "written with basic DEPS" } else { "copied unchanged" };
+            let runaway = runaway.map(|r| Runaway { line, ..r.clone() });
+            let text = format!("{}:{line}: {message} (sentence {outcome})", self.file);
+            (self.report)(Notice { text, runaway: runaway.as_ref() });
         }
         match chunk.errors.first() {
             Some((before, error)) if fail => {
@@ -430,7 +477,8 @@ impl ChunkWriter<'_, '_> {
         if self.pipeline.options.on_error == OnError::Fail {
             return Err(Error::Input { file: self.file.to_string(), line: self.line, message });
         }
-        (self.report)(format!("{}:{}: {message} (sentence copied unchanged)", self.file, self.line));
+        let text = format!("{}:{}: {message} (sentence copied unchanged)", self.file, self.line);
+        (self.report)(Notice { text, runaway: None });
         let file = self.file;
         let out = &mut *self.out;
         let lines = reader.pass_oversized_block(|bytes| out.write_all(bytes).map_err(Error::Output), |error| Error::Io { file: file.to_string(), error })?;

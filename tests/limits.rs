@@ -195,6 +195,66 @@ fn a_graph_that_grows_without_end_is_stopped_at_the_growth_limit() {
     assert_eq!(text(&run.out), text(&basic(&input)));
 }
 
+/// The report of an enhance call names each runaway's line in the whole input, its sent_id and
+/// the rule stopped, from the run itself (a file and a string alike, threads or not).
+#[test]
+fn a_report_names_each_runaway_with_its_line_sentence_and_rule() {
+    let rules = rules_folder(
+        "report",
+        "phase grow\n\nrule grow {\n  match { A =[obj]=> B; }\n  do    { E = empty copy of B after B;  add A =[obj]=> E; }\n}\n",
+    );
+    let enhancer = enhancer(&rules);
+    let input = [
+        flat(Some("a"), 3, "dep"),
+        flat(Some("b"), 3, "obj"),
+        flat(None, 2, "obj"),
+    ]
+    .concat();
+    let (out, report) = enhancer.enhance_str_with_report(&input).unwrap();
+    assert_eq!(text(out.as_bytes()), text(&basic(&input)));
+    let found: Vec<_> = report
+        .runaways
+        .iter()
+        .map(|r| {
+            (
+                r.line,
+                r.sent_id.as_deref(),
+                &r.rule.name[..],
+                &r.rule.phase[..],
+                r.rule.line,
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (6, Some("b"), "grow", "grow", 3),
+            (11, None, "grow", "grow", 3)
+        ]
+    );
+    assert!(
+        report.runaways[0]
+            .message
+            .starts_with("sentence b: rules do not terminate: growth limit"),
+        "{}",
+        report.runaways[0].message
+    );
+    assert!(
+        report.runaways[0].rule.file.ends_with("test.rules"),
+        "{}",
+        report.runaways[0].rule.file
+    );
+    assert_eq!(report.summary.runaways, 2);
+    let src = rules.join("report.conllu");
+    std::fs::write(&src, &input).unwrap();
+    for threads in [1, 2] {
+        let from_file = enhancer
+            .enhance_file_with_report(&src, &rules.join("out.conllu"), threads)
+            .unwrap();
+        assert_eq!(from_file.runaways, report.runaways, "{threads} threads");
+    }
+}
+
 /// A runaway costs only its sentence, in both modes: the sentences around it are enhanced,
 /// reports come in input order with invalid sentences (copy mode), and under `fail` an invalid
 /// sentence after a runaway still stops the run after the runaway was reported.

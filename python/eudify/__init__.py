@@ -101,16 +101,16 @@ class Runaway(TypedDict):
     """A sentence whose rules ran away (reached the engine's limits): it was written with the
     basic tree's copy as DEPS. ``file`` and ``line`` (from 1) are where it starts in the input
     (``"<string>"`` for text), ``sent_id`` its ``# sent_id`` or ``None``; ``rule``,
-    ``rule_file``, ``rule_line`` and ``phase`` name the rule applied or searched last (``None``
-    when the input could not be read again: stdin); ``message`` is the CLI's report of it."""
+    ``rule_file``, ``rule_line`` and ``phase`` name the rule applied or searched last;
+    ``message`` is the CLI's report of it."""
 
     file: str
     line: int
     sent_id: Optional[str]
-    rule: Optional[str]
-    rule_file: Optional[str]
-    rule_line: Optional[int]
-    phase: Optional[str]
+    rule: str
+    rule_file: str
+    rule_line: int
+    phase: str
     message: str
 
 

@@ -103,11 +103,11 @@ fn report_dict<'py>(
         item.set_item("file", file)?;
         item.set_item("line", runaway.line)?;
         item.set_item("sent_id", &runaway.sent_id)?;
-        let rule = runaway.rule.as_ref();
-        item.set_item("rule", rule.map(|r| &r.name))?;
-        item.set_item("rule_file", rule.map(|r| &r.file))?;
-        item.set_item("rule_line", rule.map(|r| r.line))?;
-        item.set_item("phase", rule.map(|r| &r.phase))?;
+        let rule = &runaway.rule;
+        item.set_item("rule", &rule.name)?;
+        item.set_item("rule_file", &rule.file)?;
+        item.set_item("rule_line", rule.line)?;
+        item.set_item("phase", &rule.phase)?;
         item.set_item("message", &runaway.message)?;
         runaways.append(item)?;
     }

@@ -30,10 +30,8 @@ pub use run::{worker_threads, OnError, RunOptions, Runner, Summary};
 
 use crate::conllu::input;
 use crate::conllu::output::FileOutput;
-use crate::conllu::{BlockReader, RawBlock, Sentence};
 use crate::engine;
 use crate::error::Error;
-use crate::graph::SentenceGraph;
 use std::io::{BufRead, Write};
 use std::path::Path;
 
@@ -41,9 +39,6 @@ use std::path::Path;
 pub const STRING_NAME: &str = "<string>";
 /// The input name [`Enhancer::enhance_reader`] reports errors under.
 pub const READER_NAME: &str = "<input>";
-
-/// The end of a runaway's notice, left out of [`Runaway::message`].
-const RUNAWAY_OUTCOME: &str = " (sentence written with basic DEPS)";
 
 /// What an enhance call did ([`Enhancer::enhance_str_with_report`],
 /// [`Enhancer::enhance_file_with_report`]): the counts, and each sentence whose rules ran away.
@@ -63,11 +58,32 @@ pub struct Runaway {
     pub line: usize,
     /// Its `# sent_id`, if it has one.
     pub sent_id: Option<String>,
-    /// The rule applied or searched last when the limit was reached (`None` when the input
-    /// could not be read again: stdin).
-    pub rule: Option<RuleRef>,
+    /// The rule applied or searched last when the limit was reached.
+    pub rule: RuleRef,
     /// Why the rules were stopped, as the CLI reports it after `FILE:LINE: `.
     pub message: String,
+}
+
+impl From<&crate::pipeline::Runaway> for Runaway {
+    fn from(runaway: &crate::pipeline::Runaway) -> Self {
+        let stopped = &runaway.stopped;
+        // `location` is `path:line`; a path may hold ':' itself.
+        let (file, line) = stopped
+            .location
+            .rsplit_once(':')
+            .unwrap_or((&stopped.location, "0"));
+        Runaway {
+            line: runaway.line,
+            sent_id: runaway.sent_id.clone(),
+            rule: RuleRef {
+                name: stopped.rule.clone(),
+                file: file.to_string(),
+                line: line.parse().unwrap_or(0),
+                phase: stopped.phase.clone(),
+            },
+            message: runaway.message(),
+        }
+    }
 }
 
 /// A language profile's rules, compiled: enhances any number of inputs, from any number of
@@ -162,15 +178,12 @@ impl Enhancer {
     /// `sent_id` and the rule that was stopped ([`Report`], what the Python package reports).
     pub fn enhance_str_with_report(&self, conllu: &str) -> Result<(String, Report), Error> {
         let mut out = Vec::with_capacity(conllu.len() + conllu.len() / 4);
-        let (summary, notices) = self.run_noting(STRING_NAME, conllu.as_bytes(), &mut out, 1)?;
+        let report = self.run_reporting(STRING_NAME, conllu.as_bytes(), &mut out, 1)?;
         let out = String::from_utf8(out).expect("enhanced CoNLL-U from a str is UTF-8");
-        let runaways = self.runaways(STRING_NAME, conllu.as_bytes(), &notices)?;
-        Ok((out, Report { summary, runaways }))
+        Ok((out, report))
     }
 
-    /// [`Enhancer::enhance_file`], and each sentence whose rules ran away ([`Report`]); `src`
-    /// is read a second time for their `sent_id` and rule only when there are any (not when it
-    /// is stdin, which cannot be: then only their lines and messages are known).
+    /// [`Enhancer::enhance_file`], and each sentence whose rules ran away ([`Report`]).
     pub fn enhance_file_with_report(
         &self,
         src: &Path,
@@ -178,119 +191,37 @@ impl Enhancer {
         threads: usize,
     ) -> Result<Report, Error> {
         let file = input::display_name(src);
-        let open = || {
-            input::open(src).map_err(|error| Error::Io {
-                file: file.clone(),
-                error,
-            })
-        };
+        let reader = input::open(src).map_err(|error| Error::Io {
+            file: file.clone(),
+            error,
+        })?;
         let output = |error| Error::Io {
             file: dst.display().to_string(),
             error,
         };
         let mut out = FileOutput::create(dst).map_err(output)?;
-        let (summary, notices) = self.run_noting(&file, open()?, &mut out, threads)?;
+        let report = self.run_reporting(&file, reader, &mut out, threads)?;
         out.finish().map_err(output)?;
-        let runaways = match notices.is_empty() || input::is_stdin(src) {
-            true => notices
-                .into_iter()
-                .map(|(line, message)| Runaway {
-                    line,
-                    message,
-                    sent_id: None,
-                    rule: None,
-                })
-                .collect(),
-            false => self.runaways(&file, open()?, &notices)?,
-        };
-        Ok(Report { summary, runaways })
+        Ok(report)
     }
 
-    /// [`Enhancer::run`], keeping the line and message of each runaway's notice (the only
-    /// notices under [`OnError::Fail`] but the lemma warning, which is in the summary).
-    fn run_noting(
+    /// [`Enhancer::run`] under [`OnError::Fail`], keeping each runaway the run reports.
+    fn run_reporting(
         &self,
         file: &str,
         input: impl BufRead,
         out: &mut dyn Write,
         threads: usize,
-    ) -> Result<(Summary, Vec<(usize, String)>), Error> {
+    ) -> Result<Report, Error> {
         let runner = self.runner(RunOptions {
             threads,
             on_error: OnError::Fail,
         })?;
-        let mut notices = Vec::new();
-        // `FILE:LINE: message (sentence written with basic DEPS)`, as the CLI prints it.
-        let summary = runner.enhance(file, input, out, &mut |notice| {
-            let parsed = notice
-                .strip_prefix(file)
-                .and_then(|rest| rest.strip_prefix(':'))
-                .and_then(|rest| {
-                    let (line, message) = rest.split_once(": ")?;
-                    Some((
-                        line.parse().ok()?,
-                        message.trim_end_matches(RUNAWAY_OUTCOME).to_string(),
-                    ))
-                });
-            notices.extend(parsed);
+        let mut runaways = Vec::new();
+        let summary = runner.enhance_noting(file, input, out, &mut |notice| {
+            runaways.extend(notice.runaway.map(Runaway::from));
         })?;
-        Ok((summary, notices))
-    }
-
-    /// The runaways of `notices` (line, message) with their sentences' `sent_id` and the rule
-    /// stopped, found by reading `input` again and running the rules of those sentences again.
-    fn runaways(
-        &self,
-        file: &str,
-        input: impl BufRead,
-        notices: &[(usize, String)],
-    ) -> Result<Vec<Runaway>, Error> {
-        let mut runaways = Vec::with_capacity(notices.len());
-        let mut wanted = notices.iter().peekable();
-        let mut reader = BlockReader::new(input);
-        let mut block = RawBlock::default();
-        while let Some((line, _)) = wanted.peek() {
-            if !reader.read_block(&mut block).map_err(|error| Error::Io {
-                file: file.to_string(),
-                error,
-            })? {
-                break;
-            }
-            if block.first_line != *line || block.is_blank() {
-                continue;
-            }
-            let (line, message) = wanted.next().expect("peeked");
-            let (mut sent_id, mut rule) = (None, None);
-            if let Ok(sentence) = Sentence::parse_ignoring_deps(std::mem::take(&mut block)) {
-                sent_id = sentence.comment("sent_id").map(str::to_string);
-                if let Err(stopped) = self.engine.run(&mut SentenceGraph::from_basic(&sentence)) {
-                    let (path, at) = stopped
-                        .location
-                        .rsplit_once(':')
-                        .unwrap_or((&stopped.location, "0"));
-                    rule = Some(RuleRef {
-                        name: stopped.rule,
-                        file: path.to_string(),
-                        line: at.parse().unwrap_or(0),
-                        phase: stopped.phase,
-                    });
-                }
-            }
-            runaways.push(Runaway {
-                line: *line,
-                sent_id,
-                rule,
-                message: message.clone(),
-            });
-        }
-        // A notice whose sentence was not found again (input changed since) keeps what it says.
-        runaways.extend(wanted.map(|(line, message)| Runaway {
-            line: *line,
-            sent_id: None,
-            rule: None,
-            message: message.clone(),
-        }));
-        Ok(runaways)
+        Ok(Report { summary, runaways })
     }
 
     /// Enhances the basic trees of `system` (a parse of `gold`'s text; its DEPS ignored) with

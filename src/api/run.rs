@@ -6,7 +6,7 @@
 use super::Enhancer;
 use crate::conllu::Limits;
 use crate::error::Error;
-use crate::pipeline::{Pipeline, PipelineOptions};
+use crate::pipeline::{Notice, Pipeline, PipelineOptions};
 use crate::text::count;
 use std::io::{BufRead, Write};
 
@@ -74,6 +74,17 @@ impl<'e> Runner<'e> {
             notice(warning);
         }
         Ok(summary)
+    }
+
+    /// [`Runner::enhance`] with each notice's runaway beside its text (no lemma warning).
+    pub(super) fn enhance_noting(
+        &self,
+        file: &str,
+        input: impl BufRead,
+        out: &mut dyn Write,
+        notice: &mut dyn FnMut(Notice),
+    ) -> Result<Summary, Error> {
+        self.pipeline.run_noting(file, input, out, notice)
     }
 }
 

@@ -173,7 +173,7 @@ impl Engine {
         }
     }
 
-    pub fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), String> {
+    pub fn enhance(&self, sentence: &Sentence, layer: &mut EnhancedLayer) -> Result<(), StepLimitError> {
         self.enhance_with(sentence, layer, &mut Workspace::default())
     }
 
@@ -181,13 +181,13 @@ impl Engine {
     ///
     /// A runaway (a rule set that reaches the sentence's [`Limits`]) costs only its sentence:
     /// `layer` then holds the basic copy, as the `basic` profile writes it, and the error says
-    /// which rule, where, and in which sentence.
+    /// which rule stopped, where and in which phase.
     pub fn enhance_with(
         &self,
         sentence: &Sentence,
         layer: &mut EnhancedLayer,
         workspace: &mut Workspace,
-    ) -> Result<(), String> {
+    ) -> Result<(), StepLimitError> {
         let mut graph =
             SentenceGraph::from_basic_in(sentence, std::mem::take(&mut workspace.graph));
         let result = self.run_with(&mut graph, workspace);
@@ -198,10 +198,7 @@ impl Engine {
         }
         graph.write_layer(layer);
         workspace.graph = graph.into_buffers();
-        result.map_err(|e| match sentence.comment("sent_id") {
-            Some(id) => format!("sentence {id}: {e}"),
-            None => e.to_string(),
-        })
+        result
     }
 
     /// Applies every phase to `graph`.
