@@ -34,8 +34,9 @@ pub enum Error {
         /// The sent_id asked for.
         sent_id: String,
     },
-    /// An input could not be opened or read.
-    #[error("{file}: {error}")]
+    /// An input could not be opened or read (a sentence over the size limits is reported at
+    /// its line: `FILE:LINE: message`).
+    #[error("{}", crate::conllu::read_error_message(file, error))]
     Io {
         /// The input's name.
         file: String,

@@ -287,6 +287,33 @@ fn a_sentence_far_over_the_byte_limit_is_streamed_through() {
     );
 }
 
+/// Every command that reads sentences reports one over the size limits at its line, as
+/// `FILE:LINE: message` (the default cap, 16 MiB: a comment of 17 MB), exit 1.
+#[test]
+fn every_command_reports_a_sentence_over_the_limits_at_its_line() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("over-the-limits.conllu");
+    std::fs::write(&path, format!("{GOOD}{}", with_comment(17_000_000))).unwrap();
+    let file = path.to_str().unwrap();
+    let commands: [&[&str]; 6] = [
+        &["explain", "--lang", "cs", file],
+        &["grep", "match { X[]; }", file],
+        &["eval", file, file],
+        &["eval", "--by-rule", "--lang", "cs", file],
+        &["validate", file],
+        &["enhance", "--lang", "cs", file],
+    ];
+    let expected = format!("{file}:3: sentence longer than 16,777,216 bytes (the limit; --max-sentence-bytes changes it)");
+    for args in commands {
+        let out = run(args, b"");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&expected) && !stderr.contains("line 3"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 /// IDs and HEADs with a leading zero fail UD's validator: `enhance` rejects them (its output
 /// would fail too), or copies the sentence through with `--on-error copy`.
 #[test]

@@ -14,6 +14,6 @@ pub mod writer;
 
 pub use id::NodeId;
 pub use limits::Limits;
-pub use reader::{BlockReader, ChunkReader, RawBlock, TooLarge};
+pub use reader::{read_error_message, BlockReader, ChunkReader, RawBlock, TooLarge};
 pub use sentence::{LineKind, ParseError, Sentence, Span, Token};
 pub use writer::{write_sentence, EnhancedLayer};

@@ -63,7 +63,8 @@ pub struct TooLarge {
 
 impl std::fmt::Display for TooLarge {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        // The line is the reader's to give (`FILE:LINE:`): [`read_error_message`].
+        f.write_str(&self.message)
     }
 }
 
@@ -73,6 +74,15 @@ impl TooLarge {
     /// The [`TooLarge`] an I/O error from [`BlockReader::read_block`] is, if it is one.
     pub fn of(error: &io::Error) -> Option<&TooLarge> {
         error.get_ref()?.downcast_ref::<TooLarge>()
+    }
+}
+
+/// An error reading `file`, as messages give it: `FILE:LINE: message` for a block over the
+/// size limits (bad input at a line, like any other), else `FILE: error`.
+pub fn read_error_message(file: &str, error: &io::Error) -> String {
+    match TooLarge::of(error) {
+        Some(too_large) => format!("{file}:{}: {}", too_large.line, too_large.message),
+        None => format!("{file}: {error}"),
     }
 }
 

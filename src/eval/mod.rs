@@ -58,8 +58,9 @@ pub struct EvalOptions {
 /// Why a pair of files could not be evaluated. Displays as `FILE:LINE: message`.
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
-    /// A file could not be opened or read.
-    #[error("{file}: {error}")]
+    /// A file could not be opened or read (a sentence over the size limits is reported at its
+    /// line: `FILE:LINE: message`).
+    #[error("{}", crate::conllu::read_error_message(file, error))]
     Io {
         /// The file's name as given (`<stdin>` for `-`).
         file: String,
