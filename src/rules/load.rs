@@ -603,7 +603,9 @@ fn unlisted_phases(
         format!("; {} list their own", names.join(", "))
     };
     let note = format!(
-        "phases are listed by `phases` in {first}, which the profiles extending it inherit{also}"
+        "phases are listed by `phases` in {first}, which the profiles extending it inherit{also}: \
+         add the phase to the list of the profile that should run it, where it should run, or use \
+         a listed one"
     );
     Some(
         files

@@ -689,3 +689,26 @@ pub fn glob_matches(glob: &str, path: &str) -> bool {
     let path: Vec<&str> = path.split('/').collect();
     segments(&glob, &path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Features;
+
+    #[test]
+    fn declared_values_add_up_and_any_value_wins() {
+        let mut features = Features::default();
+        features.declare("AdpType", Some(vec!["Prep".into()]));
+        features.declare("AdpType", Some(vec!["Voc".into()]));
+        features.declare("Number[psor]", Some(vec!["Dual".into()]));
+        features.declare("Number", Some(vec!["Tri".into()]));
+        features.declare("Clitic", None);
+        features.declare("Clitic", Some(vec!["Ka".into()]));
+        assert_eq!(features.values("AdpType"), Some(vec!["Prep", "Voc"]));
+        assert_eq!(features.values("Number[psor]"), Some(vec!["Dual", "Tri"]));
+        assert_eq!(features.values("Clitic"), None);
+        assert_eq!(features.values("Case"), Some(vec![]));
+        assert!(
+            features.knows("AdpType") && features.knows("Clitic[psor]") && !features.knows("Case")
+        );
+    }
+}

@@ -314,4 +314,18 @@ mod tests {
             ["error: unknown lexicon list `@control.subjekt`", "error: invalid regex: unclosed group"]
         );
     }
+
+    #[test]
+    fn feature_values_are_uds() {
+        assert_eq!(
+            resolving("match { H -[obj]-> N;  N [VerbForm=Gerr, Case=Acc|Dtt, PronType=\"Int,Rell\"]; } do { add H =[dep]=> N; }"),
+            [
+                "error: unknown value `Gerr` of feature `VerbForm`",
+                "error: unknown value `Dtt` of feature `Case`",
+                "error: unknown value `Int,Rell` of feature `PronType`",
+            ]
+        );
+        // Several values, a layered feature, case-insensitive values, a profile list of values.
+        assert!(resolving("match { H -[obj]-> N;  N [PronType=\"Int,Rel\", Number[psor]=Sing, Case~=acc, Case in @profile.xsubj_oblique_cases]; } do { add H =[dep]=> N; }").is_empty());
+    }
 }
