@@ -254,14 +254,20 @@ fn an_unlisted_phase_is_reported_once_with_where_phases_are_listed() {
     let base = "name = \"base\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\nphases = [\"case\", \"cleanup\"]\n";
     let child =
         |name: &str| format!("name = \"{name}\"\ndescription = \"test\"\nextends = \"base\"\n");
-    let own = "name = \"own\"\ndescription = \"test\"\nextends = \"base\"\nphases = [\"case\", \"late\", \"cleanup\"]\n";
+    let own = "name = \"own\"\ndescription = \"test\"\nextends = \"base\"\nrules = [\"own/*.rules\"]\nphases = [\"case\", \"late\", \"cleanup\"]\n";
     let tree = TempTree::new(
         "unlisted_phase",
         &[
             ("rules/lexicons/universal.toml", UNIVERSAL_LEXICON),
             (
                 "rules/set/a.rules",
-                "phase cas\nrule r {\n  match { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n",
+                "phase cas\nrule r {\n  match { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n\
+                 phase case\nrule s {\n  match { H -[nmod]-> N; }\n  do { add H =[nmod]=> N; }\n}\n\
+                 phase cleanup\nrule t {\n  match { H -[obj]-> N; }\n  do { add H =[obj]=> N; }\n}\n",
+            ),
+            (
+                "rules/own/b.rules",
+                "phase late\nrule u {\n  match { H -[iobj]-> N; }\n  do { add H =[iobj]=> N; }\n}\n",
             ),
             ("rules/profiles/base.toml", base),
             ("rules/profiles/c1.toml", &child("c1")),
@@ -302,8 +308,9 @@ fn an_unlisted_phase_is_reported_once_with_where_phases_are_listed() {
 /// typo is an error at the value with a did-you-mean.
 #[test]
 fn feature_values_are_checked_against_ud_and_the_profile() {
-    let profile = "name = \"p\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\n\n[features]\nAdpType = [\"Prep\", \"Voc\"]\nVerbForm = [\"Stem\"]\n";
-    let listed = "name = \"q\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\nfeatures = [\"Clitic\"]\n";
+    // `p` declares values in the table form, `q` adds a feature in the list form (any value).
+    let profile = "name = \"p\"\ndescription = \"test\"\n\n[features]\nAdpType = [\"Prep\", \"Voc\"]\nVerbForm = [\"Stem\"]\n";
+    let listed = "name = \"q\"\ndescription = \"test\"\nextends = \"p\"\nrules = [\"set/*.rules\"]\nfeatures = [\"Clitic\"]\n";
     let rule = |constraints: &str| {
         format!("phase one\nrule r {{\n  match {{ H -[obl]-> N; N [{constraints}]; }}\n  do {{ add H =[obl]=> N; }}\n}}\n")
     };
@@ -329,7 +336,7 @@ fn feature_values_are_checked_against_ud_and_the_profile() {
     );
     let rendered = check_errors(&bad);
     for expected in [
-        "3:30: error: unknown value `Gerr` of feature `VerbForm`",
+        "3:37: error: unknown value `Gerr` of feature `VerbForm`",
         "did you mean `Ger`?",
         "unknown value `Vocc` of feature `AdpType`",
         "did you mean `Voc`?",

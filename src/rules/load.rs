@@ -600,7 +600,12 @@ fn unlisted_phases(
                 file.strip_suffix(".toml").unwrap_or(file)
             })
             .collect();
-        format!("; {} list their own", names.join(", "))
+        let verb = if names.len() == 1 {
+            "lists its own"
+        } else {
+            "list their own"
+        };
+        format!("; {} {verb}", names.join(", "))
     };
     let note = format!(
         "phases are listed by `phases` in {first}, which the profiles extending it inherit{also}: \

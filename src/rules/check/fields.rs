@@ -261,7 +261,7 @@ impl<'a> RuleChecker<'_, 'a> {
         }
         if first != value {
             notes.push(format!(
-                "`{first}` is one of the values `{value}` joins with `,`"
+                "`{value}` holds several values, joined by `,`: `{first}` is the unknown one"
             ));
         }
         notes.push(
