@@ -577,7 +577,7 @@ fn listed_phases(
             None => lists.push((file, 1)),
         }
     }
-    lists.sort_by(|a, b| b.1.cmp(&a.1));
+    lists.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
     Some((phases, lists.into_iter().map(|(f, _)| f).collect()))
 }
 

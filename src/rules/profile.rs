@@ -140,6 +140,9 @@ enum RawFeatures {
     Values(Vec<(Spanned<String>, Vec<Spanned<String>>)>),
 }
 
+/// A feature of `features` with its values (`None` in the list form).
+type DeclaredFeature<'r> = (&'r Spanned<String>, Option<&'r Vec<Spanned<String>>>);
+
 impl Default for RawFeatures {
     fn default() -> Self {
         RawFeatures::Names(Vec::new())
@@ -577,7 +580,7 @@ pub fn load_profile(
                 lexicons.push(located(*file, lex, sources));
             }
         }
-        let declared: Vec<(&Spanned<String>, Option<&Vec<Spanned<String>>>)> = match &raw.features {
+        let declared: Vec<DeclaredFeature> = match &raw.features {
             RawFeatures::Names(names) => names.iter().map(|n| (n, None)).collect(),
             RawFeatures::Values(table) => table.iter().map(|(n, v)| (n, Some(v))).collect(),
         };
