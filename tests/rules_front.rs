@@ -194,3 +194,157 @@ fn a_misspelt_setting_value_stops_check_and_enhance() {
         );
     }
 }
+
+/// The README's rule, pasted where the README says into an export of the shipped rules, checks
+/// clean, its example passes under `test`, and `enhance` gives the label it promises.
+#[test]
+fn the_readmes_first_rule_works_when_pasted() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    // "`my-rules/en/passive_agent.rules`:" then the rule in a fence.
+    let (before, after) = readme
+        .split_once(".rules`:\n\n```\n")
+        .expect("README names a rule file and shows the rule");
+    let path = &before[before.rfind('`').unwrap() + 1..];
+    let path = format!("{path}.rules");
+    let rule = &after[..after.find("```").unwrap()];
+    let relative = path.strip_prefix("my-rules/").expect("a file in my-rules/");
+
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-first-rule");
+    let _ = std::fs::remove_dir_all(&dir);
+    let export = run(&["rules", "export", dir.to_str().unwrap()], b"");
+    assert!(export.status.success(), "{}", text(&export.stderr));
+    std::fs::write(dir.join(relative), rule).unwrap();
+
+    let warnings = eudify::check_rules(Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(warnings.is_empty(), "{}", warnings.join("\n"));
+    let shipped = eudify::test_examples(None).unwrap();
+    let with_rule = eudify::test_examples(Some(&dir)).unwrap();
+    assert!(with_rule.failures.is_empty(), "{:?}", with_rule.failures);
+    assert_eq!(with_rule.passed, shipped.passed + 1);
+
+    // The example's sentence, as a CoNLL-U file (tabs, no DEPS), enhanced with the copy.
+    let example = rule
+        .split_once("example {\n")
+        .and_then(|(_, rest)| rest.split_once("\n  }"))
+        .expect("the rule has an example")
+        .0;
+    let mut conllu = String::new();
+    for line in example.lines() {
+        let mut columns: Vec<&str> = line.split_whitespace().collect();
+        columns[8] = "_";
+        conllu.push_str(&columns.join("\t"));
+        conllu.push('\n');
+    }
+    conllu.push('\n');
+    let out = run(
+        &["enhance", "--lang", "en", "--rules", dir.to_str().unwrap()],
+        conllu.as_bytes(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let enhanced = text(&out.stdout);
+    assert!(enhanced.contains("\tobl\t4:obl:agent\t"), "{enhanced}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A phase no profile lists is one error however many profiles load the file, with a
+/// did-you-mean and where phases are listed; `enhance` with one profile says the same.
+#[test]
+fn an_unlisted_phase_is_reported_once_with_where_phases_are_listed() {
+    let base = "name = \"base\"\ndescription = \"test\"\nrules = [\"set/*.rules\"]\nphases = [\"case\", \"cleanup\"]\n";
+    let child =
+        |name: &str| format!("name = \"{name}\"\ndescription = \"test\"\nextends = \"base\"\n");
+    let own = "name = \"own\"\ndescription = \"test\"\nextends = \"base\"\nrules = [\"own/*.rules\"]\nphases = [\"case\", \"late\", \"cleanup\"]\n";
+    let tree = TempTree::new(
+        "unlisted_phase",
+        &[
+            ("rules/lexicons/universal.toml", UNIVERSAL_LEXICON),
+            (
+                "rules/set/a.rules",
+                "phase cas\nrule r {\n  match { H -[obl]-> N; }\n  do { add H =[obl]=> N; }\n}\n\
+                 phase case\nrule s {\n  match { H -[nmod]-> N; }\n  do { add H =[nmod]=> N; }\n}\n\
+                 phase cleanup\nrule t {\n  match { H -[obj]-> N; }\n  do { add H =[obj]=> N; }\n}\n",
+            ),
+            (
+                "rules/own/b.rules",
+                "phase late\nrule u {\n  match { H -[iobj]-> N; }\n  do { add H =[iobj]=> N; }\n}\n",
+            ),
+            ("rules/profiles/base.toml", base),
+            ("rules/profiles/c1.toml", &child("c1")),
+            ("rules/profiles/c2.toml", &child("c2")),
+            ("rules/profiles/own.toml", own),
+        ],
+    );
+    let rendered = check_errors(&tree);
+    assert_eq!(rendered.matches("error:").count(), 1, "{rendered}");
+    assert!(rendered.contains("did you mean `case`?"), "{rendered}");
+    assert!(
+        rendered.contains("DIR/rules/profiles/base.toml"),
+        "{rendered}"
+    );
+    snapshot!("unlisted_phase_once", rendered);
+    let out = run(
+        &[
+            "enhance",
+            "--lang",
+            "c1",
+            "--rules",
+            tree.0.join("rules").to_str().unwrap(),
+            "tests/data/sample.conllu",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = tree.hide_path(&text(&out.stderr));
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("`phases` in DIR/rules/profiles/base.toml: case, cleanup"),
+        "{stderr}"
+    );
+}
+
+/// Feature values: UD's universal ones are built in, a profile's `[features]` table declares
+/// language-specific ones (and extra values of universal features), the list form any value; a
+/// typo is an error at the value with a did-you-mean.
+#[test]
+fn feature_values_are_checked_against_ud_and_the_profile() {
+    // `p` declares values in the table form, `q` adds a feature in the list form (any value).
+    let profile = "name = \"p\"\ndescription = \"test\"\n\n[features]\nAdpType = [\"Prep\", \"Voc\"]\nVerbForm = [\"Stem\"]\n";
+    let listed = "name = \"q\"\ndescription = \"test\"\nextends = \"p\"\nrules = [\"set/*.rules\"]\nfeatures = [\"Clitic\"]\n";
+    let rule = |constraints: &str| {
+        format!("phase one\nrule r {{\n  match {{ H -[obl]-> N; N [{constraints}]; }}\n  do {{ add H =[obl]=> N; }}\n}}\n")
+    };
+    let tree_with = |name: &str, constraints: &str| {
+        TempTree::new(
+            name,
+            &[
+                ("rules/lexicons/universal.toml", UNIVERSAL_LEXICON),
+                ("rules/set/a.rules", &rule(constraints)),
+                ("rules/profiles/p.toml", profile),
+                ("rules/profiles/q.toml", listed),
+            ],
+        )
+    };
+    let good = tree_with(
+        "good_values",
+        "VerbForm=Ger|Stem, AdpType=Voc, Clitic=Ka, PronType=\"Int,Rel\", Case~=acc, Number[psor]=Sing",
+    );
+    assert!(eudify::check_rules(Some(&good.0.join("rules"))).is_ok());
+    let bad = tree_with(
+        "bad_values",
+        "VerbForm=Gerr, AdpType=Vocc, PronType=\"Int,Rell\", Case=Xyz",
+    );
+    let rendered = check_errors(&bad);
+    for expected in [
+        "3:37: error: unknown value `Gerr` of feature `VerbForm`",
+        "did you mean `Ger`?",
+        "unknown value `Vocc` of feature `AdpType`",
+        "did you mean `Voc`?",
+        "unknown value `Int,Rell` of feature `PronType`",
+        "did you mean `Rel`?",
+        "unknown value `Xyz` of feature `Case`",
+    ] {
+        assert!(rendered.contains(expected), "{expected}: {rendered}");
+    }
+    snapshot!("feature_values", rendered);
+}

@@ -6,7 +6,7 @@ use super::diagnostic::{render_all, Diagnostic};
 use super::ir::{Phase, RuleSet};
 use super::lexicon::Lexicon;
 use super::parser::parse_file;
-use super::profile::{glob_matches, load_profile, Profile, Settings};
+use super::profile::{glob_matches, load_profile, Features, Profile, Settings};
 use super::source::profile_names;
 use super::source::{RuleSource, SourceMap, TooLarge};
 use super::vocabulary::Vocabulary;
@@ -75,13 +75,12 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
     let paths = rule_paths(source, &profile, &mut diagnostics);
     let files = parse_all(source, &paths, &mut sources, &mut diagnostics);
 
-    let features: Vec<String> = profile.features.iter().map(|f| f.text.clone()).collect();
     let ctx = Context {
         sources: &sources,
         lexicon: &lexicon,
         settings: &profile.settings,
         vocabulary: &vocabulary,
-        features: &features,
+        features: &profile.features,
     };
     let (mut rules, mut inactive, found) = check::check_files(&files, &ctx);
     diagnostics.extend(found);
@@ -92,7 +91,7 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
         &mut inactive,
         &mut diagnostics,
     );
-    let order = phase_order(&profile, &files, &mut diagnostics);
+    let order = phase_order(&profile, &files, &sources, &mut diagnostics);
 
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(LoadError {
@@ -170,6 +169,7 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
     };
     let (_, _, found) = check::check_files(&files, &ctx);
     diagnostics.extend(found);
+    diagnostics.extend(unlisted_phases(source, &vocabulary, &files).unwrap_or_default());
     let general_errors = diagnostics.iter().any(Diagnostic::is_error);
     let mut merged = Merged {
         sources,
@@ -260,11 +260,23 @@ struct Merged {
 }
 
 impl Merged {
-    /// Adds the diagnostics of one profile's load, moving their spans into `self.sources`.
+    /// Adds the diagnostics of one profile's load, moving their spans into `self.sources`. One
+    /// that the check of every file found, whatever its notes, is not repeated: that check's
+    /// notes speak of every profile (an unlisted phase names every profile's `phases`).
     fn add(&mut self, from: &SourceMap, diagnostics: Vec<Diagnostic>, profile: &str) {
         for mut d in diagnostics {
             if let Some(span) = &mut d.span {
                 span.file = self.file_id(from, span.file);
+            }
+            let found_for_all = |known: &Diagnostic| {
+                known.severity == d.severity && known.span == d.span && known.message == d.message
+            };
+            if self
+                .diagnostics
+                .iter()
+                .any(|(known, profiles)| profiles.is_none() && found_for_all(known))
+            {
+                continue;
             }
             match self.diagnostics.iter_mut().find(|(known, _)| *known == d) {
                 Some((_, Some(profiles))) => profiles.push(profile.to_string()),
@@ -343,17 +355,13 @@ pub(crate) fn every_lexicon(source: &RuleSource) -> Vec<(String, Option<super::a
         .collect()
 }
 
-/// Every feature name some profile of `source` declares, each once (a profile that does not
-/// load adds none).
-pub(crate) fn declared_features(source: &RuleSource, vocabulary: &Vocabulary) -> Vec<String> {
-    let mut features: Vec<String> = Vec::new();
+/// Every feature some profile of `source` declares, with every value any profile declares for
+/// it (a profile that does not load adds none).
+pub(crate) fn declared_features(source: &RuleSource, vocabulary: &Vocabulary) -> Features {
+    let mut features = Features::default();
     for name in &profile_names(source) {
         if let Ok(profile) = load_profile(source, name, vocabulary, &mut SourceMap::new()) {
-            for feature in profile.features {
-                if !features.contains(&feature.text) {
-                    features.push(feature.text);
-                }
-            }
+            features.merge(&profile.features);
         }
     }
     features
@@ -379,7 +387,7 @@ pub fn check_text(
         lexicon,
         settings: &settings,
         vocabulary: &vocabulary,
-        features: &[],
+        features: &Features::default(),
     };
     let (rules, _, found) = check::check_files(&files, &ctx);
     diagnostics.extend(found);
@@ -469,6 +477,7 @@ fn rule_paths(
 fn phase_order(
     profile: &Profile,
     files: &[RuleFile],
+    sources: &SourceMap,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<String> {
     let mut seen: Vec<String> = Vec::new();
@@ -502,23 +511,122 @@ fn phase_order(
             order.push(phase.text.clone());
         }
     }
+    // Where the list is written: the profile's own file or the ancestor's it inherits.
+    let declared_in = listed
+        .first()
+        .and_then(|phase| sources.get(phase.span.file))
+        .map_or("the profile", |file| file.path.as_str());
     for file in files {
         for phase in file.phases.iter().map(|line| &line.name) {
             if !order.contains(&phase.text) {
-                diagnostics.push(
-                    Diagnostic::error(
-                        phase.span,
-                        format!(
-                            "phase `{}` is not in the `phases` list of profile `{}`",
-                            phase.text, profile.name
-                        ),
-                    )
-                    .with_note(format!("listed phases: {}", order.join(", "))),
-                );
+                let note = format!("`phases` in {declared_in}: {}", order.join(", "));
+                diagnostics.push(unlisted_phase(phase, &order, note).with_note(
+                    "phases run in the order a profile's `phases` lists them (one that lists \
+                     none inherits its parent's): add the phase there, or use a listed one",
+                ));
             }
         }
     }
     order
+}
+
+/// The error for a `phase` line whose phase is not listed: the same text whether one profile's
+/// load finds it or the check of every file does (which then reports it once), with a
+/// did-you-mean and the note saying where phases are listed.
+fn unlisted_phase(phase: &super::ast::Name, listed: &[String], note: String) -> Diagnostic {
+    let d = Diagnostic::error(
+        phase.span,
+        format!("phase `{}` is not in the `phases` list", phase.text),
+    );
+    let d = match super::diagnostic::closest(&phase.text, listed.iter().map(String::as_str)) {
+        Some(s) => d.with_note(format!("did you mean `{s}`?")),
+        None => d,
+    };
+    d.with_note(note)
+}
+
+/// Every phase some profile of `source` lists, in the order met, and the profile files that
+/// write a `phases` list, the most inherited first; `None` when some profile lists none (it then
+/// runs the phases its rule files name, whichever they are).
+fn listed_phases(
+    source: &RuleSource,
+    vocabulary: &Vocabulary,
+) -> Option<(Vec<String>, Vec<String>)> {
+    let mut phases: Vec<String> = Vec::new();
+    let mut lists: Vec<(String, usize)> = Vec::new();
+    for name in &profile_names(source) {
+        let mut sources = SourceMap::new();
+        let Ok(profile) = load_profile(source, name, vocabulary, &mut sources) else {
+            continue;
+        };
+        let listed = profile.phases?;
+        for phase in &listed {
+            if !phases.contains(&phase.text) {
+                phases.push(phase.text.clone());
+            }
+        }
+        let file = listed
+            .first()
+            .and_then(|p| sources.get(p.span.file))
+            .map_or_else(
+                || source.display_path(&format!("rules/profiles/{name}.toml")),
+                |f| f.path.clone(),
+            );
+        match lists.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, count)) => *count += 1,
+            None => lists.push((file, 1)),
+        }
+    }
+    lists.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+    Some((phases, lists.into_iter().map(|(f, _)| f).collect()))
+}
+
+/// The check of every file: a `phase` line whose phase no profile lists, once (each profile's
+/// load finds it too; [`Merged::add`] drops those).
+fn unlisted_phases(
+    source: &RuleSource,
+    vocabulary: &Vocabulary,
+    files: &[RuleFile],
+) -> Option<Vec<Diagnostic>> {
+    let (listed, lists) = listed_phases(source, vocabulary)?;
+    let (first, rest) = lists.split_first()?;
+    let also = if rest.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<&str> = rest
+            .iter()
+            .map(|path| {
+                let file = path.rsplit('/').next().unwrap_or(path);
+                file.strip_suffix(".toml").unwrap_or(file)
+            })
+            .collect();
+        let verb = if names.len() == 1 {
+            "lists its own"
+        } else {
+            "list their own"
+        };
+        format!("; {} {verb}", names.join(", "))
+    };
+    let note = format!(
+        "phases are listed by `phases` in {first}, which the profiles extending it inherit{also}: \
+         add the phase to the list of the profile that should run it, where it should run, or use \
+         a listed one"
+    );
+    Some(
+        files
+            .iter()
+            .flat_map(|file| &file.phases)
+            .filter(|line| !listed.contains(&line.name.text))
+            .map(|line| {
+                unlisted_phase(
+                    &line.name,
+                    &listed,
+                    format!("no profile lists it; listed phases: {}", listed.join(", ")),
+                )
+                .with_note(note.clone())
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]

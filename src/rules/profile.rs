@@ -10,8 +10,8 @@
 //! rules = ["en/*.rules"]           # globs relative to rules/, added after the parent's
 //! phases = ["case", "coordination"]# optional; replaces the parent's order
 //! lexicons = ["en"]                # added to the parent's (universal is always loaded)
-//! features = ["NumForm", "Style"]  # language-specific features rules may test, added to the
-//!                                  # parent's (UD's universal features are always known)
+//! features = ["NumForm", "Style"]  # language-specific features rules may test (any value),
+//!                                  # added to the parent's (UD's universal ones are built in)
 //! disable = ["conj_root"]          # rules switched off by name, added to the parent's
 //!
 //! [settings]                       # each overrides the parent's value
@@ -19,6 +19,17 @@
 //! conj_subtype = true
 //! xsubj_label = "nsubj:xsubj"
 //! annotates = ["case", "coord_parent", "coord_shared", "xsubj", "relcl", "gapping"]
+//! ```
+//!
+//! `features` may instead be a table that declares the values too, checked in rules as UD's
+//! universal values are (`crate::ud::UNIVERSAL_FEATURES`); a universal feature listed there gets
+//! language-specific values beside its universal ones, and an empty list takes any value:
+//!
+//! ```toml
+//! [features]
+//! AdpType = ["Comprep", "Prep", "Voc"]
+//! "Gender[psor]" = ["Fem", "Masc", "Neut"]
+//! VerbForm = ["Stem"]              # beside VerbForm's universal values
 //! ```
 //!
 //! The settings, their types and defaults are declared in `rules/vocabulary.toml` (see
@@ -33,10 +44,11 @@
 use super::ast::{FileId, Span};
 use super::diagnostic::Diagnostic;
 use super::lexicon::toml_error;
-use super::source::{RuleSource, SourceMap};
-pub use super::vocabulary::{SettingType, SettingValue};
 use super::source::profile_names;
+use super::source::{RuleSource, SourceMap};
 use super::vocabulary::{RawValue, Vocabulary};
+pub use super::vocabulary::{SettingType, SettingValue};
+use crate::ud::{is_feature_name, is_feature_value};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -114,11 +126,122 @@ struct RawProfile {
     #[serde(default)]
     lexicons: Vec<Spanned<String>>,
     #[serde(default)]
-    features: Vec<Spanned<String>>,
+    features: RawFeatures,
     #[serde(default)]
     disable: Vec<Spanned<String>>,
     #[serde(default)]
     settings: std::collections::BTreeMap<Spanned<String>, Spanned<RawValue>>,
+}
+
+/// `features`: a list of names (`["Clitic"]`: any value), or a table of names with their values
+/// (`[features]` `AdpType = ["Prep", "Voc"]`).
+enum RawFeatures {
+    Names(Vec<Spanned<String>>),
+    Values(Vec<(Spanned<String>, Vec<Spanned<String>>)>),
+}
+
+/// A feature of `features` with its values (`None` in the list form).
+type DeclaredFeature<'r> = (&'r Spanned<String>, Option<&'r Vec<Spanned<String>>>);
+
+impl Default for RawFeatures {
+    fn default() -> Self {
+        RawFeatures::Names(Vec::new())
+    }
+}
+
+// By hand rather than `#[serde(untagged)]`, which buffers the value and so loses the spans
+// `Spanned` asks the TOML deserializer for.
+impl<'de> Deserialize<'de> for RawFeatures {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RawFeatures;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a list of feature names, or a table of feature names with their values",
+                )
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RawFeatures, A::Error> {
+                let mut names = Vec::new();
+                while let Some(name) = seq.next_element()? {
+                    names.push(name);
+                }
+                Ok(RawFeatures::Names(names))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<RawFeatures, A::Error> {
+                let mut table = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    table.push(entry);
+                }
+                Ok(RawFeatures::Values(table))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// The language-specific features rules may test beside UD's universal ones, each with the values
+/// declared for it (`None`: any value), and the language-specific values of universal features:
+/// one profile's with its ancestors', or every profile's together.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    declared: std::collections::BTreeMap<String, Option<std::collections::BTreeSet<String>>>,
+}
+
+impl Features {
+    /// Declares feature `name` with `values` (added to those declared before), or with any value
+    /// (`None`, which no later declaration narrows).
+    pub fn declare(&mut self, name: &str, values: Option<Vec<String>>) {
+        let slot = self
+            .declared
+            .entry(name.to_string())
+            .or_insert_with(|| Some(Default::default()));
+        match (slot.as_mut(), values) {
+            (Some(known), Some(values)) => known.extend(values),
+            (_, None) => *slot = None,
+            (None, Some(_)) => {}
+        }
+    }
+
+    /// Adds every declaration of `other`.
+    pub fn merge(&mut self, other: &Features) {
+        for (name, values) in &other.declared {
+            self.declare(name, values.as_ref().map(|v| v.iter().cloned().collect()));
+        }
+    }
+
+    /// The declared names, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.declared.keys().map(String::as_str)
+    }
+
+    /// Whether `name` (`NumForm`, `Gender[psor]`) is declared, itself or by its base name.
+    pub fn knows(&self, name: &str) -> bool {
+        let base = name.split_once('[').map_or(name, |(base, _)| base);
+        self.declared.contains_key(name) || self.declared.contains_key(base)
+    }
+
+    /// The values declared for `name` and for its base name (`Number` of `Number[psor]`), or
+    /// `None` when either takes any value.
+    pub fn values(&self, name: &str) -> Option<Vec<&str>> {
+        let base = name.split_once('[').map_or(name, |(base, _)| base);
+        let keys = if base == name {
+            vec![name]
+        } else {
+            vec![name, base]
+        };
+        let mut values = Vec::new();
+        for declared in keys.into_iter().filter_map(|key| self.declared.get(key)) {
+            values.extend(declared.as_ref()?.iter().map(String::as_str));
+        }
+        Some(values)
+    }
 }
 
 /// An entry of `phases`: a phase, or a group of phases run to one fixpoint.
@@ -152,8 +275,8 @@ pub struct Profile {
     pub phase_groups: Vec<std::ops::Range<usize>>,
     /// Lexicon names, ancestors' first, without repeats.
     pub lexicons: Vec<Located>,
-    /// Language-specific feature names rules may test, ancestors' first, without repeats.
-    pub features: Vec<Located>,
+    /// Language-specific features rules may test, with their values (the ancestors' too).
+    pub features: Features,
     pub settings: Settings,
     /// Names of rules the profile switches off (`disable`), ancestors' first.
     pub disable: Vec<Located>,
@@ -172,7 +295,6 @@ pub struct ProfileSummary {
 fn profile_path(name: &str) -> String {
     format!("rules/profiles/{name}.toml")
 }
-
 
 /// Every profile with its description (for `eudify profiles`); errors of unreadable profiles.
 pub fn list_profiles(
@@ -447,7 +569,7 @@ pub fn load_profile(
     let mut errors = Vec::new();
     let mut rules = Vec::new();
     let mut lexicons: Vec<Located> = Vec::new();
-    let mut features: Vec<Located> = Vec::new();
+    let mut features = Features::default();
     let mut phases = None;
     let mut phase_groups = Vec::new();
     // Apply ancestors first so that nearer profiles override.
@@ -458,16 +580,32 @@ pub fn load_profile(
                 lexicons.push(located(*file, lex, sources));
             }
         }
-        for feature in &raw.features {
-            let located = located(*file, feature, sources);
-            if !is_feature_name(&located.text) {
+        let declared: Vec<DeclaredFeature> = match &raw.features {
+            RawFeatures::Names(names) => names.iter().map(|n| (n, None)).collect(),
+            RawFeatures::Values(table) => table.iter().map(|(n, v)| (n, Some(v))).collect(),
+        };
+        for (name, values) in declared {
+            let name = located(*file, name, sources);
+            if !is_feature_name(&name.text) {
                 errors.push(Diagnostic::error(
-                    located.span,
-                    format!("`{}` is not a feature name (features are written like `NumForm`, `PrepCase`)", located.text),
+                    name.span,
+                    format!("`{}` is not a feature name (features are written like `NumForm`, `PrepCase`)", name.text),
                 ));
-            } else if !features.iter().any(|f| f.text == located.text) {
-                features.push(located);
+                continue;
             }
+            let values = values.map(|values| {
+                let values: Vec<Located> =
+                    values.iter().map(|v| located(*file, v, sources)).collect();
+                for bad in values.iter().filter(|v| !is_feature_value(&v.text)) {
+                    errors.push(Diagnostic::error(
+                        bad.span,
+                        format!("`{}` is not a feature value (values are written like `Voc`, `Masc1`, `3`)", bad.text),
+                    ));
+                }
+                values.into_iter().map(|v| v.text).collect()
+            });
+            // An empty list declares no value: the feature takes any, as in the list form.
+            features.declare(&name.text, values.filter(|v: &Vec<String>| !v.is_empty()));
         }
         if let Some(list) = &raw.phases {
             let mut flat: Vec<Located> = Vec::new();
@@ -475,13 +613,19 @@ pub fn load_profile(
             for entry in list {
                 let span = sources.span(*file, entry.span().start, entry.span().end);
                 match entry.get_ref() {
-                    RawPhase::One(name) => flat.push(Located { text: name.clone(), span }),
+                    RawPhase::One(name) => flat.push(Located {
+                        text: name.clone(),
+                        span,
+                    }),
                     RawPhase::Group(names) => {
                         if names.len() < 2 {
                             errors.push(Diagnostic::error(span, "a group of phases lists two phases or more (a phase alone is written without brackets)"));
                         }
                         let start = flat.len();
-                        flat.extend(names.iter().map(|name| Located { text: name.clone(), span }));
+                        flat.extend(names.iter().map(|name| Located {
+                            text: name.clone(),
+                            span,
+                        }));
                         phase_groups.push(start..flat.len());
                     }
                 }
@@ -524,17 +668,6 @@ pub fn load_profile(
     })
 }
 
-/// `Name` or `Name[layer]`: an ASCII capital, then letters and digits.
-fn is_feature_name(name: &str) -> bool {
-    let (base, layer) = match name.split_once('[') {
-        Some((base, rest)) => (base, rest.strip_suffix(']')),
-        None => (name, Some("a")),
-    };
-    base.starts_with(|c: char| c.is_ascii_uppercase())
-        && base.chars().all(|c| c.is_ascii_alphanumeric())
-        && layer.is_some_and(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric()))
-}
-
 /// Whether `path` (relative, `/`-separated) matches `glob`: `*` and `?` stay within one path
 /// segment, `**` matches any number of whole segments.
 pub fn glob_matches(glob: &str, path: &str) -> bool {
@@ -558,4 +691,27 @@ pub fn glob_matches(glob: &str, path: &str) -> bool {
     let glob: Vec<&str> = glob.split('/').collect();
     let path: Vec<&str> = path.split('/').collect();
     segments(&glob, &path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Features;
+
+    #[test]
+    fn declared_values_add_up_and_any_value_wins() {
+        let mut features = Features::default();
+        features.declare("AdpType", Some(vec!["Prep".into()]));
+        features.declare("AdpType", Some(vec!["Voc".into()]));
+        features.declare("Number[psor]", Some(vec!["Dual".into()]));
+        features.declare("Number", Some(vec!["Tri".into()]));
+        features.declare("Clitic", None);
+        features.declare("Clitic", Some(vec!["Ka".into()]));
+        assert_eq!(features.values("AdpType"), Some(vec!["Prep", "Voc"]));
+        assert_eq!(features.values("Number[psor]"), Some(vec!["Dual", "Tri"]));
+        assert_eq!(features.values("Clitic"), None);
+        assert_eq!(features.values("Case"), Some(vec![]));
+        assert!(
+            features.knows("AdpType") && features.knows("Clitic[psor]") && !features.knows("Case")
+        );
+    }
 }

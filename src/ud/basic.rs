@@ -42,7 +42,7 @@ pub fn is_feature_name(name: &str) -> bool {
 }
 
 /// A value: an ASCII capital or digit, then ASCII letters and digits.
-fn is_feature_value(value: &str) -> bool {
+pub fn is_feature_value(value: &str) -> bool {
     value.starts_with(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit())
         && value.bytes().all(|b| b.is_ascii_alphanumeric())
 }

@@ -9,7 +9,7 @@ mod labels;
 pub mod repairs;
 mod text;
 
-pub use basic::{deprel_problem, feats_problems, is_feature_name, upos_problem};
+pub use basic::{deprel_problem, feats_problems, is_feature_name, is_feature_value, upos_problem};
 pub use labels::{enhanced_label_problem, is_enhanced_label, repair_label, universal_part};
 pub use repairs::Repairs;
 pub use text::{push_feature_value, push_label_text, TextFix};
@@ -63,8 +63,10 @@ pub const UPOS_TAGS: &[&str] = &[
     "PUNCT", "SCONJ", "SYM", "VERB", "X",
 ];
 
-/// UD's universal features with their universal values (UD v2 guidelines). Language-specific
-/// features and values are declared as data beside the profiles, not here.
+/// UD's universal features with their universal values (UD v2 guidelines; every universal value
+/// UD's validator data permits in some language is here). Language-specific features, and the
+/// language-specific values of universal ones (Swedish `VerbForm=Stem`), are declared as data in
+/// the profiles' `features`, not here.
 pub const UNIVERSAL_FEATURES: &[(&str, &[&str])] = &[
     // Lexical features.
     (
@@ -82,16 +84,22 @@ pub const UNIVERSAL_FEATURES: &[(&str, &[&str])] = &[
     ("Foreign", &["Yes"]),
     ("Abbr", &["Yes"]),
     ("Typo", &["Yes"]),
-    (
-        "ExtPos",
-        &[
-            "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "PRON", "PROPN", "SCONJ",
-        ],
-    ),
+    // A UPOS tag: the guidelines name ten, treebanks use every tag but PUNCT (UD's validator
+    // data, udtools' `feats.json`).
+    ("ExtPos", UPOS_TAGS),
     // Nominal features.
     ("Gender", &["Com", "Fem", "Masc", "Neut"]),
     ("Animacy", &["Anim", "Hum", "Inan", "Nhum"]),
-    ("NounClass", &[]),
+    (
+        "NounClass",
+        &[
+            "Bantu1", "Bantu2", "Bantu3", "Bantu4", "Bantu5", "Bantu6", "Bantu7", "Bantu8",
+            "Bantu9", "Bantu10", "Bantu11", "Bantu12", "Bantu13", "Bantu14", "Bantu15", "Bantu16",
+            "Bantu17", "Bantu18", "Bantu19", "Bantu20", "Bantu21", "Bantu22", "Bantu23", "Wol1",
+            "Wol2", "Wol3", "Wol4", "Wol5", "Wol6", "Wol7", "Wol8", "Wol9", "Wol10", "Wol11",
+            "Wol12",
+        ],
+    ),
     (
         "Number",
         &[
@@ -141,6 +149,16 @@ pub const UNIVERSAL_FEATURES: &[(&str, &[&str])] = &[
     ("Clusivity", &["Ex", "In"]),
 ];
 
+/// The universal values of universal feature `name`, alone or layered (`Number[psor]` takes
+/// `Number`'s), or `None` for a feature that is not universal.
+pub fn universal_feature_values(name: &str) -> Option<&'static [&'static str]> {
+    let base = name.split_once('[').map_or(name, |(base, _)| base);
+    UNIVERSAL_FEATURES
+        .iter()
+        .find(|(f, _)| *f == base)
+        .map(|(_, values)| *values)
+}
+
 /// Whether `name` is one of [`RELATIONS`] (a universal part, no subtype).
 pub fn is_relation(name: &str) -> bool {
     RELATIONS.contains(&name)
@@ -153,6 +171,5 @@ pub fn is_upos(name: &str) -> bool {
 
 /// Whether `name` is a universal feature, alone or layered (`Number[psor]`).
 pub fn is_universal_feature(name: &str) -> bool {
-    let base = name.split_once('[').map_or(name, |(base, _)| base);
-    UNIVERSAL_FEATURES.iter().any(|(f, _)| *f == base)
+    universal_feature_values(name).is_some()
 }

@@ -41,7 +41,7 @@ use super::ast::{RuleFile, Span};
 use super::diagnostic::Diagnostic;
 use super::ir::CheckedRule;
 use super::lexicon::Lexicon;
-use super::profile::Settings;
+use super::profile::{Features, Settings};
 use super::source::SourceMap;
 use super::vocabulary::Vocabulary;
 use rustc_hash::FxHashMap;
@@ -58,8 +58,9 @@ pub struct Context<'a> {
     pub settings: &'a Settings,
     /// The declared enhancement names.
     pub vocabulary: &'a Vocabulary,
-    /// Language-specific feature names the profile declares (UD's universal ones are built in).
-    pub features: &'a [String],
+    /// Language-specific features (and values) the profile declares (UD's universal ones are
+    /// built in).
+    pub features: &'a Features,
 }
 
 /// Checks every rule of `files` (duplicate names are looked for across all of them) and builds
@@ -110,7 +111,6 @@ fn squash(text: &str) -> String {
 
 pub use crate::rules::diagnostic::closest;
 
-
 /// Small rule texts parsed for the passes' unit tests, and their diagnostics as `line:col
 /// severity: message` lines.
 #[cfg(test)]
@@ -149,7 +149,7 @@ pub(crate) mod test_support {
             lexicon: &lexicon,
             settings: &settings,
             vocabulary: &vocabulary,
-            features: &[],
+            features: &Default::default(),
         };
         f(&ctx)
     }
