@@ -283,12 +283,22 @@ impl<'a> RuleChecker<'_, 'a> {
             .iter()
             .map(|(f, _)| *f)
             .chain(self.ctx.features.names());
-        let d = Diagnostic::error(span, format!("unknown feature `{base}`"));
+        let mut d = Diagnostic::error(span, format!("unknown feature `{base}`"));
+        // `PronType=Int,Rel` reads as `PronType=Int` and a feature `Rel`.
+        if let Some((feature, _)) = UNIVERSAL_FEATURES
+            .iter()
+            .find(|(_, values)| values.contains(&name))
+        {
+            d = d.with_note(format!(
+                "`{name}` is a value of `{feature}`: several values of a word are one quoted value, \
+                 `{feature}=\"…,{name}\"` (a bare `,` starts the next constraint)"
+            ));
+        }
         self.diagnostics.push(match closest(base, candidates) {
             Some(s) => d.with_note(format!("did you mean `{s}`?")),
             None => d.with_note(
                 "not a UD universal feature: declare a language-specific one in the profile's \
-                 `features` list",
+                 `features`",
             ),
         });
         false
@@ -324,6 +334,11 @@ mod tests {
                 "error: unknown value `Dtt` of feature `Case`",
                 "error: unknown value `Int,Rell` of feature `PronType`",
             ]
+        );
+        // Several values unquoted: the second reads as a feature.
+        assert_eq!(
+            resolving("match { H -[obj]-> N;  N [PronType=Int,Rel]; } do { add H =[dep]=> N; }"),
+            ["error: unknown feature `Rel`"]
         );
         // Several values, a layered feature, case-insensitive values, a profile list of values.
         assert!(resolving("match { H -[obj]-> N;  N [PronType=\"Int,Rel\", Number[psor]=Sing, Case~=acc, Case in @profile.xsubj_oblique_cases]; } do { add H =[dep]=> N; }").is_empty());
