@@ -397,6 +397,15 @@
       input.addEventListener("input", apply);
       input.addEventListener("change", apply);
     });
+    var legend = el("p", { class: "legend" });
+    [["added", "added by a rule"], ["relabelled", "relabelled"], ["wrong", "not in gold"],
+      ["missing", "gold, missing (dashed)"]].forEach(function (item) {
+      if ((item[0] === "added" || item[0] === "relabelled") && !view.profile) return;
+      if ((item[0] === "wrong" || item[0] === "missing") && !view.gold) return;
+      legend.appendChild(el("span", { class: item[0] }, item[1]));
+    });
+    panel.appendChild(el("p", { class: "what" }, "basic tree above the words, enhanced graph below"));
+    panel.appendChild(legend);
     panel.appendChild(el("h2", {}, "Filters"));
     panel.appendChild(filters);
     panel.appendChild(el("h2", {}, "Edge"));
