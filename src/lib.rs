@@ -63,6 +63,10 @@ pub use api::{
     Runner, SearchCounts, SearchResult, SentenceMatches, Summary, PATTERN_NAME, READER_NAME,
     STRING_NAME,
 };
+pub use api::{
+    EdgeOrigin, GoldScores, GoldStatus, RuleErrors, ScoreRow, SearchSummary, View, ViewEdge,
+    ViewRule, ViewSentence, ViewWord,
+};
 pub use by_rule::ByRule;
 pub use error::{is_invalid_data, Error};
 pub use ud::Repairs;

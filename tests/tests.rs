@@ -21,3 +21,4 @@ mod rules_front;
 mod shared;
 mod treebank_rules;
 mod validate;
+mod view;

@@ -55,6 +55,11 @@ pub enum Command {
     /// eudify computes; one line per match (`FILE:LINE: sent_id: text` with matched words marked).
     #[command(after_help = GREP_HELP)]
     Grep(GrepArgs),
+    /// Draw a CoNLL-U file in one self-contained HTML page: each sentence's basic tree above
+    /// the words and enhanced graph below, the rule behind each edge (--lang), wrong and missing
+    /// edges against gold (--gold), a search's matches (--grep), filters and scores.
+    #[command(after_help = VIEW_HELP)]
+    View(ViewArgs),
     /// Work with the rule files themselves.
     #[command(subcommand)]
     Rules(RulesCommand),
@@ -125,6 +130,45 @@ pub struct GrepArgs {
     /// The matching sentences whole, each match as a `# match = VAR=ID …` comment before it.
     #[arg(long)]
     pub conllu: bool,
+}
+
+/// Examples at the end of `eudify view --help`.
+const VIEW_HELP: &str = "\
+Examples:
+  eudify view dev.conllu -o dev.html
+  eudify view --lang cs dev.conllu -o dev.html          (its own DEPS are the gold)
+  eudify view --lang cs --gold gold.conllu parsed.conllu -o parsed.html
+  eudify view --grep 'match { H =[nsubj:xsubj]=> S; }' dev.conllu -o xsubj.html
+
+Exit codes: 0 success; 1 invalid input (FILE:LINE: message), rules or a pattern that do not
+check, or a gold file of another text; 2 a file that cannot be read or written.";
+
+#[derive(clap::Args, Debug)]
+pub struct ViewArgs {
+    /// The CoNLL-U file to draw (gzip or not; `-` reads stdin).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Gold CoNLL-U of the same text: wrong and missing enhanced edges are marked, with ELAS
+    /// per sentence, errors per rule and precision/recall per phenomenon.
+    #[arg(long, value_name = "GOLD")]
+    pub gold: Option<PathBuf>,
+    /// Run this profile's rules on the basic trees and draw their graph (FILE's own DEPS, if
+    /// it has any, are then the gold unless --gold is given); without it, FILE's DEPS are drawn.
+    #[arg(short, long, value_name = "CODE")]
+    pub lang: Option<String>,
+    /// Rules folder to use with --lang instead of the embedded rules.
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// Mark the matches of this pattern (`match { … }` and `without { … }` blocks, as
+    /// `eudify grep` takes them) and offer them as a filter.
+    #[arg(long, value_name = "PATTERN", conflicts_with = "grep_file")]
+    pub grep: Option<String>,
+    /// Read the --grep pattern from F.
+    #[arg(long, value_name = "F")]
+    pub grep_file: Option<PathBuf>,
+    /// The page to write (replaced only on success); stdout without it.
+    #[arg(short, long, value_name = "PAGE.html")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]

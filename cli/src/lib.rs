@@ -15,6 +15,7 @@ mod profiles;
 mod rules;
 mod test;
 mod validate;
+mod view;
 
 use anyhow::Result;
 use args::{Args, Command};
@@ -94,6 +95,7 @@ where
         Command::Test(a) => test::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Grep(a) => grep::run(a),
+        Command::View(a) => view::run(a),
         Command::Rules(a) => rules::run(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man => generate::man(),

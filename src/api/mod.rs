@@ -17,6 +17,7 @@ pub mod files;
 mod grep;
 mod rules;
 mod run;
+mod view;
 
 pub use explain::{EdgeChange, EnhancedEdge, Explanation, RuleApplication, RuleRef};
 pub use grep::{
@@ -27,6 +28,10 @@ pub use rules::{
     check_rules, export_rules, profiles, test_examples, ExampleFailure, ExampleReport, Profile,
 };
 pub use run::{worker_threads, OnError, RunOptions, Runner, Summary};
+pub use view::{
+    EdgeOrigin, GoldScores, GoldStatus, RuleErrors, ScoreRow, SearchSummary, View, ViewEdge,
+    ViewRule, ViewSentence, ViewWord,
+};
 
 use crate::conllu::input;
 use crate::conllu::output::FileOutput;
