@@ -218,7 +218,7 @@ struct State {
     error: Option<String>,
     /// What changed from the good version before `good` to `good`.
     changes: Option<ViewChanges>,
-    /// How long the last build took.
+    /// How long the build of `page` took.
     build_ms: u64,
 }
 
@@ -240,18 +240,26 @@ impl Live {
     /// long polls are answered.
     fn rebuild(&self, build: &mut Box<Build>) {
         let start = Instant::now();
-        let built = build();
-        let elapsed = start.elapsed();
+        let built = build().map(|view| {
+            let page = view.page_html();
+            (view, page)
+        });
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.build_ms = elapsed.as_millis() as u64;
         match built {
-            Ok(view) => {
-                let page = view.page_html();
+            Ok((view, page)) => {
                 let unchanged = state.good.as_ref().is_some_and(|(_, old)| *old == page);
+                if !unchanged {
+                    state.changes = state
+                        .good
+                        .as_ref()
+                        .map(|(old, _)| ViewChanges::between(old, &view));
+                    // From the files as saved to the page and its changes, ready to serve.
+                    state.build_ms = start.elapsed().as_millis() as u64;
+                }
                 eprintln!(
                     "eudify: built {} sentences in {} ms{}",
                     view.sentences.len(),
-                    state.build_ms,
+                    start.elapsed().as_millis(),
                     if unchanged { " (no change)" } else { "" }
                 );
                 if unchanged && state.error.is_none() {
@@ -260,10 +268,6 @@ impl Live {
                 state.version += 1;
                 state.error = None;
                 if !unchanged {
-                    state.changes = state
-                        .good
-                        .as_ref()
-                        .map(|(old, _)| ViewChanges::between(old, &view));
                     state.page_version = state.version;
                     state.good = Some((view, page));
                 }
