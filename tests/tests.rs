@@ -22,3 +22,4 @@ mod serve;
 mod shared;
 mod treebank_rules;
 mod validate;
+mod view;

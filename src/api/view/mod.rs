@@ -23,7 +23,8 @@ use crate::eval::phenomena::BasicTree;
 use crate::eval::{evaluate_chunks, EvalError, EvalOptions, Metric, Report};
 use crate::graph::{feature_value, Origin};
 use rustc_hash::FxHashMap;
-use serde::Serialize;
+use serde::ser::SerializeSeq;
+use serde::{Serialize, Serializer};
 use std::io::BufRead;
 
 /// Everything the page draws: the sentences, the rules that made their edges, and, with gold,
@@ -76,8 +77,8 @@ pub struct ViewSentence {
     pub runaway: Option<String>,
 }
 
-/// A word or an empty node.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// A word or an empty node. Serializes as `[id, form, lemma, upos]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ViewWord {
     /// Its CoNLL-U id (`5`, `8.1`).
     pub id: String,
@@ -89,8 +90,12 @@ pub struct ViewWord {
     pub upos: String,
 }
 
-/// An edge of the basic tree, of the enhanced graph, or of gold.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// An edge of the basic tree, of the enhanced graph, or of gold. Serializes as an array,
+/// `[head, dep, label, origin, gold, phenomenon, rule, was]` without its trailing nulls, the
+/// origin and gold status as their first letter (`c`opy, `a`dded, `r`elabelled; `c`orrect,
+/// `w`rong, `m`issing): a page holds hundreds of thousands of edges, and the browser's time
+/// to open it grows with their size.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ViewEdge {
     /// The head's id (`0`: the root).
     pub head: String,
@@ -100,26 +105,20 @@ pub struct ViewEdge {
     pub label: String,
     /// Where an enhanced edge comes from (`None` for basic edges, and for enhanced edges when
     /// no rules ran: the input's own DEPS).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<EdgeOrigin>,
     /// The rule that added it or last relabelled it: an index into [`View::rules`].
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<usize>,
     /// The label it had before the rule relabelled it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub was: Option<String>,
     /// How it compares with gold.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gold: Option<GoldStatus>,
     /// The phenomenon class of an enhanced or missing edge, as `eval --phenomena` classifies it
     /// against the basic tree (its one-letter code, `C` for a case label…).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phenomenon: Option<&'static str>,
 }
 
 /// Where an enhanced edge comes from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum EdgeOrigin {
     /// The basic tree's edge, copied.
     Copy,
@@ -130,8 +129,7 @@ pub enum EdgeOrigin {
 }
 
 /// An edge compared with gold.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GoldStatus {
     /// Gold has it.
     Correct,
@@ -277,6 +275,55 @@ impl View {
     /// The model as the JSON the page reads (the live server sends it too).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a view serializes")
+    }
+}
+
+impl Serialize for ViewWord {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (&self.id, &self.form, &self.lemma, &self.upos).serialize(serializer)
+    }
+}
+
+impl Serialize for ViewEdge {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let origin = self.origin.map(|o| match o {
+            EdgeOrigin::Copy => "c",
+            EdgeOrigin::Added => "a",
+            EdgeOrigin::Relabelled => "r",
+        });
+        let gold = self.gold.map(|g| match g {
+            GoldStatus::Correct => "c",
+            GoldStatus::Wrong => "w",
+            GoldStatus::Missing => "m",
+        });
+        let given = [
+            origin.is_some(),
+            gold.is_some(),
+            self.phenomenon.is_some(),
+            self.rule.is_some(),
+            self.was.is_some(),
+        ];
+        let length = 3 + given.iter().rposition(|&g| g).map_or(0, |last| last + 1);
+        let mut seq = serializer.serialize_seq(Some(length))?;
+        seq.serialize_element(&self.head)?;
+        seq.serialize_element(&self.dep)?;
+        seq.serialize_element(&self.label)?;
+        if length > 3 {
+            seq.serialize_element(&origin)?;
+        }
+        if length > 4 {
+            seq.serialize_element(&gold)?;
+        }
+        if length > 5 {
+            seq.serialize_element(&self.phenomenon)?;
+        }
+        if length > 6 {
+            seq.serialize_element(&self.rule)?;
+        }
+        if length > 7 {
+            seq.serialize_element(&self.was)?;
+        }
+        seq.end()
     }
 }
 

@@ -31,6 +31,27 @@
 
   function isEmptyNode(id) { return id.indexOf(".") >= 0; }
 
+  // The JSON keeps words and edges as arrays (see ViewWord and ViewEdge in mod.rs): a word is
+  // [id, form, lemma, upos], an edge [head, dep, label, origin, gold, phenomenon, rule, was].
+  var GOLD = 4, PHENOMENON = 5, RULE = 6;
+  var ORIGINS = { c: "copy", a: "added", r: "relabelled" };
+  var STATUSES = { c: "correct", w: "wrong", m: "missing" };
+  function edgeObject(e) {
+    return { head: e[0], dep: e[1], label: e[2], origin: ORIGINS[e[3]], gold: STATUSES[e[GOLD]],
+      phenomenon: e[PHENOMENON] || undefined, rule: e[RULE] === null ? undefined : e[RULE],
+      was: e[7] };
+  }
+  // A sentence with its words and edges as objects, made when it is drawn.
+  function expand(s) {
+    if (!s.expanded) {
+      s.expanded = { sent_id: s.sent_id, line: s.line, text: s.text, matches: s.matches,
+        words: s.words.map(function (w) { return { id: w[0], form: w[1], lemma: w[2], upos: w[3] }; }),
+        basic: s.basic.map(edgeObject), enhanced: s.enhanced.map(edgeObject),
+        missing: s.missing.map(edgeObject) };
+    }
+    return s.expanded;
+  }
+
   // Arc heights: an edge sits one level above every edge nested inside its span.
   function assignLevels(edges) {
     var placed = [];
@@ -176,22 +197,27 @@
     return box;
   }
 
-  // The sentences of a view, drawn when they come near the screen. Returns the list element
-  // and a function showing the sentence elements that pass `keep`.
+  // The sentences of a view. Only those near the screen exist: the list holds the sentences
+  // that pass the filters, and grows a batch at a time as the reader scrolls down to its end;
+  // each sentence's SVG is drawn when it comes near the screen. Thousands of sentences then
+  // cost no more to open than a few dozen.
+  var BATCH = 40;
   function sentenceList(view, root, onEdge) {
     var list = el("div", { class: "sentences" });
-    var sections = [];
-    var observer = new IntersectionObserver(function (entries) {
-      entries.forEach(function (entry) {
-        if (!entry.isIntersecting) return;
-        draw(entry.target);
-      });
-    }, { rootMargin: "600px 0px" });
+    var end = el("div", { class: "end" });
+    var order = [], sections = [];
+    var near = { rootMargin: "800px 0px" };
+    var drawer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) { if (entry.isIntersecting) draw(entry.target); });
+    }, near);
+    var grower = new IntersectionObserver(function (entries) {
+      if (entries.some(function (e) { return e.isIntersecting; })) grow(sections.length + BATCH);
+    }, near);
     function draw(section) {
       if (section.drawn) return;
       section.drawn = true;
-      observer.unobserve(section);
-      var s = view.sentences[section.index], matched = {};
+      drawer.unobserve(section);
+      var s = expand(view.sentences[section.index]), matched = {};
       (s.matches || []).forEach(function (m) {
         m.forEach(function (pair) { matched[pair[1]] = (matched[pair[1]] ? matched[pair[1]] + "," : "") + pair[0]; });
       });
@@ -199,7 +225,8 @@
       holder.appendChild(drawSentence(view, s, matched));
       holder.classList.add("drawn");
     }
-    view.sentences.forEach(function (s, i) {
+    function make(i) {
+      var s = view.sentences[i];
       var section = el("section", { class: "sentence", "data-sent-id": s.sent_id || "",
         "data-index": i, "data-line": s.line, tabindex: "-1" });
       section.index = i;
@@ -210,21 +237,48 @@
         header.appendChild(el("span", { class: "elas" + (s.elas < 100 ? " low" : "") },
           "ELAS " + formatScore(s.elas)));
       }
-      var wrong = s.enhanced.filter(function (e) { return e.gold === "wrong"; }).length;
-      if (wrong || (s.missing || []).length) {
+      var wrong = s.enhanced.filter(function (e) { return e[GOLD] === "w"; }).length;
+      if (wrong || s.missing.length) {
         header.appendChild(el("span", { class: "errors" }, wrong + " wrong, " + s.missing.length + " missing"));
       }
-      if (s.matches && s.matches.length) {
+      if (s.matches.length) {
         header.appendChild(el("span", { class: "matches" }, s.matches.length + " match" + (s.matches.length > 1 ? "es" : "")));
       }
       if (s.runaway) header.appendChild(el("span", { class: "runaway" }, "rules stopped: " + s.runaway));
       section.appendChild(header);
       section.appendChild(el("p", { class: "text" }, s.text));
       section.appendChild(el("div", { class: "drawing" }));
-      list.appendChild(section);
-      sections.push(section);
-      observer.observe(section);
-    });
+      return section;
+    }
+    // Makes the first `count` sentences of the filtered list exist.
+    function grow(count) {
+      var batch = document.createDocumentFragment();
+      while (sections.length < Math.min(count, order.length)) {
+        var section = make(order[sections.length]);
+        sections.push(section);
+        batch.appendChild(section);
+        drawer.observe(section);
+      }
+      list.insertBefore(batch, end);
+      end.textContent = sections.length < order.length ? "\u2026" : "";
+    }
+    function show(keep) {
+      drawer.disconnect();
+      sections.forEach(function (section) { section.remove(); });
+      sections = [];
+      order = [];
+      view.sentences.forEach(function (s, i) { if (keep(s)) order.push(i); });
+      grow(BATCH);
+      return order.length;
+    }
+    // The k-th sentence of the filtered list, made if need be (keyboard navigation).
+    function at(k) {
+      if (k < 0 || k >= order.length) return null;
+      if (k >= sections.length) grow(k + BATCH);
+      return sections[k];
+    }
+    list.appendChild(end);
+    grower.observe(end);
     list.addEventListener("click", function (event) {
       var g = event.target.closest ? event.target.closest("g.edge") : null;
       if (!g) return;
@@ -232,18 +286,9 @@
       var old = root.querySelector("g.edge.selected");
       if (old) old.classList.remove("selected");
       g.classList.add("selected");
-      onEdge(describeEdge(view, view.sentences[section.index], g), section);
+      onEdge(describeEdge(view, expand(view.sentences[section.index]), g), section);
     });
-    function show(keep) {
-      var shown = 0;
-      sections.forEach(function (section) {
-        var visible = keep(view.sentences[section.index]);
-        section.hidden = !visible;
-        if (visible) shown++;
-      });
-      return shown;
-    }
-    return { element: list, sections: sections, show: show, draw: draw };
+    return { element: list, show: show, draw: draw, at: at };
   }
 
   function arrowDefs(view, root) {
@@ -266,6 +311,7 @@
     });
     root.appendChild(list.element);
     root.appendChild(details);
+    list.show(function () { return true; });
     return list;
   }
 
@@ -334,14 +380,14 @@
         if (text && s.text.toLowerCase().indexOf(text) < 0 &&
           (s.sent_id || "").toLowerCase().indexOf(text) < 0) return false;
         if (matches && !(s.matches && s.matches.length)) return false;
-        var edges = s.enhanced.concat(s.missing || []);
-        var bad = function (e) { return e.gold === "wrong" || e.gold === "missing"; };
+        var edges = s.enhanced.concat(s.missing);
+        var bad = function (e) { return e[GOLD] === "w" || e[GOLD] === "m"; };
         if (errors && !edges.some(bad) && !(s.elas !== undefined && s.elas !== null && s.elas < 100)) return false;
         if (ruleIndex >= 0 && !s.enhanced.some(function (e) {
-          return e.rule === ruleIndex && (!errors || bad(e));
+          return e[RULE] === ruleIndex && (!errors || bad(e));
         })) return false;
         if (phen && !edges.some(function (e) {
-          return e.phenomenon === phen && (!errors || bad(e));
+          return e[PHENOMENON] === phen && (!errors || bad(e));
         })) return false;
         return true;
       });
@@ -351,6 +397,15 @@
       input.addEventListener("input", apply);
       input.addEventListener("change", apply);
     });
+    var legend = el("p", { class: "legend" });
+    [["added", "added by a rule"], ["relabelled", "relabelled"], ["wrong", "not in gold"],
+      ["missing", "gold, missing (dashed)"]].forEach(function (item) {
+      if ((item[0] === "added" || item[0] === "relabelled") && !view.profile) return;
+      if ((item[0] === "wrong" || item[0] === "missing") && !view.gold) return;
+      legend.appendChild(el("span", { class: item[0] }, item[1]));
+    });
+    panel.appendChild(el("p", { class: "what" }, "basic tree above the words, enhanced graph below"));
+    panel.appendChild(legend);
     panel.appendChild(el("h2", {}, "Filters"));
     panel.appendChild(filters);
     panel.appendChild(el("h2", {}, "Edge"));
@@ -389,25 +444,46 @@
     root.appendChild(main);
     apply();
     // Keyboard navigation over the sentences shown.
-    var current = -1;
+    var current = -1, currentSection = null;
     document.addEventListener("keydown", function (event) {
       var tag = event.target && event.target.tagName;
       if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.ctrlKey || event.metaKey || event.altKey) return;
       var step = event.key === "j" || event.key === "ArrowDown" ? 1 : event.key === "k" || event.key === "ArrowUp" ? -1 : 0;
       if (!step) return;
       event.preventDefault();
-      var sections = list.sections, i = current;
-      do { i += step; } while (i >= 0 && i < sections.length && sections[i].hidden);
-      if (i < 0 || i >= sections.length) return;
-      if (current >= 0) sections[current].classList.remove("current");
-      current = i;
-      sections[i].classList.add("current");
-      list.draw(sections[i]);
-      sections[i].focus({ preventScroll: true });
-      sections[i].scrollIntoView({ block: "nearest" });
+      if (currentSection && !currentSection.isConnected) current = -1;
+      var section = list.at(current + step);
+      if (!section) return;
+      if (currentSection) currentSection.classList.remove("current");
+      current += step;
+      currentSection = section;
+      section.classList.add("current");
+      list.draw(section);
+      section.focus({ preventScroll: true });
+      section.scrollIntoView({ block: "nearest" });
     });
     return list;
   }
 
-  window.eudifyView = { renderPage: renderPage, renderFragment: renderFragment };
+  // The view in element `id + "-data"`: JSON, gzip-compressed, in base64 (View::page_html).
+  function unpack(id) {
+    var text = atob(document.getElementById(id + "-data").textContent.trim());
+    var bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
+  // Draws the view of element `id` as a page or as a notebook's fragment.
+  function start(kind, id) {
+    var root = document.getElementById(id);
+    return unpack(id).then(function (view) {
+      (kind === "page" ? renderPage : renderFragment)(root, view);
+    }).catch(function (error) {
+      root.textContent = "eudify view: cannot draw this page (" + error + ")";
+      throw error;
+    });
+  }
+
+  window.eudifyView = { start: start, unpack: unpack, renderPage: renderPage, renderFragment: renderFragment };
 })();

@@ -1,0 +1,235 @@
+"""`eudify view`'s page in a real browser: Debian's headless Chromium driven by Selenium through
+Debian's chromedriver (nothing is downloaded at run time). The page is written by the installed
+`eudify` command (the package's console script), opened from file://, and read through the
+attributes it promises: every drawn edge has data-layer, data-head, data-dep and data-label,
+every sentence data-sent-id.
+
+Without /usr/bin/chromium or /usr/bin/chromedriver (Debian's `chromium`, `chromium-driver`) or
+Selenium the tests are skipped, saying so; under CI=true they fail instead (.ci/run installs
+them).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sysconfig
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EWT = REPO / "tests" / "data" / "ud" / "English-EWT" / "dev.conllu"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+WAIT = 20  # seconds for anything the page does
+
+
+def ci() -> bool:
+    return os.environ.get("CI", "") not in ("", "0", "false")
+
+
+def unavailable(why: str):
+    """Skips, or under CI fails: CI must run every test."""
+    if ci():
+        pytest.fail(f"{why}; CI must run the browser tests (.ci/run installs chromium and chromium-driver)",
+                    pytrace=False)
+    pytest.skip(why)
+
+
+def eudify(*args: str) -> subprocess.CompletedProcess:
+    """The console script pip installed with the package, run from the repository."""
+    script = Path(sysconfig.get_path("scripts")) / ("eudify.exe" if os.name == "nt" else "eudify")
+    assert script.is_file(), f"{script}: no `eudify` command; install the package with `pip install .`"
+    result = subprocess.run([str(script), *args], capture_output=True, cwd=REPO, check=False)
+    assert result.returncode == 0, result.stderr.decode()
+    return result
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    if missing:
+        unavailable(f"{' and '.join(missing)} missing (Debian packages chromium, chromium-driver)")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        unavailable("selenium is not installed (python/requirements-test.txt)")
+    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must fetch nothing
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--window-size=1400,1000", f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> Dict[str, Path]:
+    """`own`: the sample's own DEPS; `rules`: the `en` rules' graph, the sample's DEPS as gold."""
+    root = tmp_path_factory.mktemp("pages")
+    made = {"own": root / "own.html", "rules": root / "rules.html"}
+    eudify("view", str(EWT.relative_to(REPO)), "-o", str(made["own"]))
+    eudify("view", "--lang", "en", str(EWT.relative_to(REPO)), "-o", str(made["rules"]))
+    return made
+
+
+def open_page(driver, page: Path):
+    driver.get(page.as_uri())
+    wait(driver, "document.querySelector('section.sentence .drawing.drawn') !== null")
+
+
+def wait(driver, condition: str):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return " + condition))
+
+
+def graphs(conllu: str) -> Dict[str, Tuple[List[tuple], List[tuple]]]:
+    """sent_id → (basic edges, DEPS edges), each (head, dep, label), sorted."""
+    result = {}
+    for block in conllu.split("\n\n"):
+        sent_id, basic, deps = None, [], []
+        for line in block.splitlines():
+            if line.startswith("# sent_id = "):
+                sent_id = line[len("# sent_id = "):]
+            cols = line.split("\t")
+            if len(cols) != 10 or "-" in cols[0]:
+                continue
+            if "." not in cols[0]:
+                basic.append((cols[6], cols[0], cols[7]))
+            for dep in cols[8].split("|"):
+                if dep != "_":
+                    head, label = dep.split(":", 1)
+                    deps.append((head, cols[0], label))
+        if sent_id:
+            result[sent_id] = (sorted(basic), sorted(deps))
+    return result
+
+
+def show_sentence(driver, sent_id: str):
+    """Filters the list down to `sent_id` and waits until it is drawn; returns its element."""
+    from selenium.webdriver.common.by import By
+
+    search = driver.find_element(By.ID, "filter-text")
+    search.clear()
+    search.send_keys(sent_id)
+    wait(driver, "document.getElementById('shown-count').textContent.startsWith('1 of')")
+    section = driver.find_element(By.CSS_SELECTOR, "section.sentence")
+    assert section.get_attribute("data-sent-id") == sent_id
+    driver.execute_script("arguments[0].scrollIntoView()", section)
+    wait(driver, "document.querySelector('section.sentence .drawing.drawn svg') !== null")
+    return section
+
+
+def drawn_edges(driver, section, layer: str) -> List[tuple]:
+    return sorted(tuple(e) for e in driver.execute_script(
+        "return Array.from(arguments[0].querySelectorAll('g.edge[data-layer=\"' + arguments[1] + '\"]'))"
+        ".map(g => [g.dataset.head, g.dataset.dep, g.dataset.label])", section, layer))
+
+
+def severe_console_messages(driver) -> List[str]:
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def test_the_pages_load_without_console_errors(browser, pages):
+    for page in pages.values():
+        open_page(browser, page)
+        count = browser.find_element("id", "shown-count").text
+        assert re.fullmatch(r"(\d+) of \1 sentences", count), count
+        assert severe_console_messages(browser) == [], page.name
+
+
+def test_drawn_edges_are_the_files_deps_on_sampled_sentences(browser, pages):
+    expected = graphs(EWT.read_text(encoding="utf-8"))
+    open_page(browser, pages["own"])
+    for sent_id in random.Random(26).sample(sorted(expected), 6):
+        section = show_sentence(browser, sent_id)
+        basic, deps = expected[sent_id]
+        assert drawn_edges(browser, section, "basic") == basic, sent_id
+        assert drawn_edges(browser, section, "enhanced") == deps, sent_id
+    assert severe_console_messages(browser) == []
+
+
+def test_drawn_edges_under_rules_are_what_enhance_writes(browser, pages):
+    enhanced = graphs(eudify("enhance", "--lang", "en", str(EWT.relative_to(REPO))).stdout.decode())
+    open_page(browser, pages["rules"])
+    for sent_id in random.Random(27).sample(sorted(enhanced), 4):
+        section = show_sentence(browser, sent_id)
+        assert drawn_edges(browser, section, "enhanced") == enhanced[sent_id][1], sent_id
+
+
+def test_clicking_an_edge_shows_its_rule(browser, pages):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, pages["rules"])
+    edge = browser.find_element(By.CSS_SELECTOR, "g.edge[data-layer=enhanced][data-rule]")
+    rule = edge.get_attribute("data-rule")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", edge)
+    ActionChains(browser).move_to_element(edge.find_element(By.CSS_SELECTOR, "text.label")).click().perform()
+    details = browser.find_element(By.CSS_SELECTOR, ".panel .details")
+    wait(browser, "document.querySelector('.panel .details .rule-name') !== null")
+    assert details.find_element(By.CLASS_NAME, "rule-name").text.startswith(f"rule {rule} ")
+    assert re.search(r"\.rules:\d+$", details.find_element(By.CLASS_NAME, "rule-location").text)
+    assert details.find_element(By.CLASS_NAME, "rule-source").text.startswith(f"rule {rule}")
+    assert "selected" in edge.get_attribute("class")
+
+
+def shown(driver) -> int:
+    return int(driver.find_element("id", "shown-count").text.split()[0])
+
+
+def test_filters_change_the_list(browser, pages):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    open_page(browser, pages["rules"])
+    total = shown(browser)
+    errors = browser.find_element(By.ID, "filter-errors")
+    errors.click()
+    with_errors = shown(browser)
+    assert 0 < with_errors < total
+    first = browser.find_element(By.CSS_SELECTOR, "section.sentence")
+    assert "wrong" in first.find_element(By.CSS_SELECTOR, ".head").text or \
+        float(first.find_element(By.CSS_SELECTOR, ".elas").text.split()[1]) < 100
+    errors.click()
+    assert shown(browser) == total
+    rules = Select(browser.find_element(By.ID, "filter-rule"))
+    case = next(o for o in rules.options if o.text == "case_label")
+    rules.select_by_visible_text(case.text)
+    with_rule = shown(browser)
+    assert 0 < with_rule < total
+    section = browser.find_element(By.CSS_SELECTOR, "section.sentence")
+    browser.execute_script("arguments[0].scrollIntoView()", section)
+    wait(browser, "document.querySelector('section.sentence .drawing.drawn') !== null")
+    assert section.find_elements(By.CSS_SELECTOR, "g.edge[data-rule=case_label]")
+    rules.select_by_index(0)
+    phenomenon = Select(browser.find_element(By.ID, "filter-phenomenon"))
+    phenomenon.select_by_value("S")
+    assert 0 < shown(browser) < total
+    phenomenon.select_by_index(0)
+    assert shown(browser) == total
+
+
+def test_keyboard_moves_from_sentence_to_sentence(browser, pages):
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, pages["own"])
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("j")
+    body.send_keys("j")
+    current = browser.find_element(By.CSS_SELECTOR, "section.sentence.current")
+    assert current.get_attribute("data-index") == "1"
+    body.send_keys("k")
+    current = browser.find_element(By.CSS_SELECTOR, "section.sentence.current")
+    assert current.get_attribute("data-index") == "0"
