@@ -1,7 +1,9 @@
 """Notebooks: what ``Enhancer.enhance`` returns draws itself (``_repr_html_``) and is still the
 plain text in every other way; ``eudify.render`` draws a spaCy Doc the component enhanced.
 
-spaCy comes from python/requirements-test.txt; without it the Doc tests skip, and fail under CI.
+The drawings are checked in headless Chromium (conftest.py's ``browser``: the edges drawn, as
+their ``data-*`` attributes tell them). spaCy and Selenium come from
+python/requirements-test.txt; without them (or Chromium) those tests skip, and fail under CI.
 """
 
 from __future__ import annotations
@@ -35,17 +37,35 @@ def element_ids(html: str) -> set:
     return set(re.findall(r'\bid="([^"]+)"', html))
 
 
+def drawn_edges(browser, html: str, tmp_path) -> set:
+    """The enhanced edges a drawing shows in Chromium, inserted in a page as a notebook
+    inserts it: (sent_id, head, dep, label, the rule's name or None)."""
+    page = tmp_path / "notebook.html"
+    page.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{html}</body></html>", encoding="utf-8")
+    browser.get(page.as_uri())
+    script = """return Array.from(document.querySelectorAll('[data-layer="enhanced"][data-label]'), e => [
+        e.closest('[data-sent-id]').dataset.sentId, e.dataset.head, e.dataset.dep, e.dataset.label, e.dataset.rule || null])"""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return {tuple(edge) for edge in WebDriverWait(browser, 20).until(lambda b: b.execute_script(script))}
+
+
 def test_enhance_returns_the_text_as_a_str_that_draws_itself(en):
     enhanced = en.enhance(SENTENCE)
     plain, _ = en._inner.enhance(SENTENCE)
     assert isinstance(enhanced, str) and isinstance(enhanced, eudify.Enhanced)
     assert enhanced == plain and str(enhanced) == plain and "1:obl:to" in enhanced
     html = enhanced._repr_html_()
-    # The drawing holds the sentence, its enhanced edge and the rule that made it.
-    assert "s1" in html and "obl:to" in html and "case_label" in html
-    assert "<html" not in html.lower()
+    assert "<html" not in html.lower() and "<script" in html
     with_report, report = en.enhance_with_report(SENTENCE)
     assert isinstance(with_report, eudify.Enhanced) and report["sentences"] == 1
+
+
+def test_the_drawing_shows_each_edge_with_its_rule_in_a_browser(en, browser, tmp_path):
+    # Two drawings in one page, as two output cells of a notebook: each draws its own.
+    html = en.enhance(SENTENCE)._repr_html_() + en.enhance(SENTENCE.replace("s1", "s2"))._repr_html_()
+    edges = {("0", "1", "root", None), ("3", "2", "case", None), ("1", "3", "obl:to", "case_label")}
+    assert drawn_edges(browser, html, tmp_path) == {(s, *e) for s in ("s1", "s2") for e in edges}
 
 
 def test_the_result_pickles_and_copies_as_the_plain_text(en):
@@ -60,11 +80,13 @@ def test_two_drawings_in_one_notebook_have_no_element_id_in_common(en):
     assert element_ids(first) and not element_ids(first) & element_ids(second)
 
 
-def test_render_draws_conllu_with_its_own_deps_and_tells_bad_input_by_line(en):
+def test_render_draws_conllu_with_its_own_deps_and_tells_bad_input_by_line(en, browser, tmp_path):
     drawing = eudify.render(en.enhance(SENTENCE))
     assert isinstance(drawing, eudify.Drawing)
     assert drawing._repr_html_() == drawing.html == str(drawing)
-    assert "obl:to" in drawing.html and "Prague" in drawing.html
+    # The text's own DEPS, no rules run.
+    drawn = drawn_edges(browser, drawing.html, tmp_path)
+    assert drawn == {("s1", "0", "1", "root", None), ("s1", "3", "2", "case", None), ("s1", "1", "3", "obl:to", None)}
     with pytest.raises(eudify.InputError) as error:
         eudify.render(SENTENCE.replace("\t1\tobl", "\t7\tobl"))
     assert error.value.line == 5
@@ -79,7 +101,7 @@ def _require(module: str):
         pytest.skip(f"{module} is not installed ({error}): pip install -r python/requirements-test.txt")
 
 
-def test_render_draws_a_spacy_doc_the_component_enhanced():
+def test_render_draws_a_spacy_doc_the_component_enhanced(browser, tmp_path):
     spacy = _require("spacy")
     from spacy.tokens import Doc
 
@@ -92,6 +114,6 @@ def test_render_draws_a_spacy_doc_the_component_enhanced():
         eudify.render(doc)
     EudifyComponent(nlp, lang="en")(doc)
     drawing = eudify.render(doc)
-    assert "obl:to" in drawing.html and "Prague" in drawing.html
-    assert drawing.html.replace(" ", "") != ""
-    assert eudify.render(doc._.enhanced_conllu).html.count("obl:to") == drawing.html.count("obl:to")
+    # The component writes `# sent_id = 1`, and the root's DEPS with UD's label.
+    drawn = drawn_edges(browser, drawing.html, tmp_path)
+    assert drawn == {("1", "0", "1", "root", None), ("1", "3", "2", "case", None), ("1", "1", "3", "obl:to", None)}
