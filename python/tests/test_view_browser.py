@@ -16,6 +16,7 @@ import random
 import re
 import subprocess
 import sysconfig
+import warnings
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -37,6 +38,8 @@ def unavailable(why: str):
     if ci():
         pytest.fail(f"{why}; CI must run the browser tests (.ci/run installs chromium and chromium-driver)",
                     pytrace=False)
+    # A skip's reason shows only with -rs; a warning shows in every run's summary.
+    warnings.warn(f"the browser tests of eudify view are skipped: {why}")
     pytest.skip(why)
 
 

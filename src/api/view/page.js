@@ -303,6 +303,7 @@
 
   // Only the sentences (a notebook's output cell): a details line under them.
   function renderFragment(root, view) {
+    root.textContent = "";
     root.appendChild(arrowDefs(view, root));
     var details = el("div", { class: "details" });
     var list = sentenceList(view, root, function (box) {
@@ -328,8 +329,11 @@
     return t;
   }
 
-  // The whole page: the side panel and the sentences.
+  // The whole page: the side panel and the sentences. Drawing a new view into the same root
+  // (a live server's update) replaces the old one.
   function renderPage(root, view) {
+    root.textContent = "";
+    if (root.eudifyKeys) document.removeEventListener("keydown", root.eudifyKeys);
     root.appendChild(arrowDefs(view, root));
     var panel = el("aside", { class: "panel" });
     var main = el("main", {});
@@ -445,7 +449,7 @@
     apply();
     // Keyboard navigation over the sentences shown.
     var current = -1, currentSection = null;
-    document.addEventListener("keydown", function (event) {
+    root.eudifyKeys = function (event) {
       var tag = event.target && event.target.tagName;
       if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.ctrlKey || event.metaKey || event.altKey) return;
       var step = event.key === "j" || event.key === "ArrowDown" ? 1 : event.key === "k" || event.key === "ArrowUp" ? -1 : 0;
@@ -461,7 +465,8 @@
       list.draw(section);
       section.focus({ preventScroll: true });
       section.scrollIntoView({ block: "nearest" });
-    });
+    };
+    document.addEventListener("keydown", root.eudifyKeys);
     return list;
   }
 
