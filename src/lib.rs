@@ -67,6 +67,7 @@ pub use api::{
     EdgeOrigin, GoldScores, GoldStatus, RuleErrors, ScoreRow, SearchSummary, View, ViewEdge,
     ViewRule, ViewSentence, ViewWord,
 };
+pub use api::{ChangedEdge, RuleChanges, SentenceChanges, ViewChanges};
 pub use by_rule::ByRule;
 pub use error::{is_invalid_data, Error};
 pub use ud::Repairs;

@@ -18,6 +18,7 @@ mod limits;
 mod parsed_scores;
 mod robustness;
 mod rules_front;
+mod serve;
 mod shared;
 mod treebank_rules;
 mod validate;

@@ -139,6 +139,7 @@ Examples:
   eudify view --lang cs dev.conllu -o dev.html          (its own DEPS are the gold)
   eudify view --lang cs --gold gold.conllu parsed.conllu -o parsed.html
   eudify view --grep 'match { H =[nsubj:xsubj]=> S; }' dev.conllu -o xsubj.html
+  eudify view --serve --lang cs --rules my-rules dev.conllu   (live while the rules are edited)
 
 Exit codes: 0 success; 1 invalid input (FILE:LINE: message), rules or a pattern that do not
 check, or a gold file of another text; 2 a file that cannot be read or written.";
@@ -169,6 +170,13 @@ pub struct ViewArgs {
     /// The page to write (replaced only on success); stdout without it.
     #[arg(short, long, value_name = "PAGE.html")]
     pub output: Option<PathBuf>,
+    /// Serve the page on 127.0.0.1 and rebuild it whenever the rule folder or an input
+    /// changes: the open page follows, with what changed (docs/serve.md).
+    #[arg(long, conflicts_with = "output")]
+    pub serve: bool,
+    /// The port --serve listens on (0: a free one, printed).
+    #[arg(long, value_name = "N", requires = "serve", default_value_t = crate::serve::DEFAULT_PORT)]
+    pub port: u16,
 }
 
 #[derive(clap::Args, Debug)]

@@ -13,6 +13,7 @@ mod grep;
 mod output;
 mod profiles;
 mod rules;
+mod serve;
 mod test;
 mod validate;
 mod view;

@@ -4,16 +4,42 @@
 use super::args::ViewArgs;
 use super::output::Output;
 use anyhow::{Context, Result};
-use eudify::files::{display_name, open};
+use eudify::files::{display_name, is_stdin, open};
 use eudify::{Pattern, View, PATTERN_NAME};
 use std::io::Write;
 
 pub fn run(args: ViewArgs) -> Result<u8> {
+    if args.serve {
+        return serve(args);
+    }
     let view = build(&args)?;
     let mut out = Output::create(args.output.as_deref())?;
     out.write_all(view.page_html().as_bytes())?;
     out.finish()?;
     Ok(super::EXIT_SUCCESS)
+}
+
+/// `--serve`: the page, rebuilt whenever the rule folder or an input changes.
+fn serve(args: ViewArgs) -> Result<u8> {
+    if is_stdin(&args.file) {
+        anyhow::bail!(
+            "--serve needs FILE to be a file: stdin cannot be read again when it changes"
+        );
+    }
+    let site = super::serve::Site {
+        port: args.port,
+        rules: args.rules.clone(),
+        inputs: [
+            Some(&args.file),
+            args.gold.as_ref(),
+            args.grep_file.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect(),
+    };
+    super::serve::serve(site, Box::new(move || build(&args)))
 }
 
 /// The view `args` ask for, built from the files as they are now (a live server calls it

@@ -11,6 +11,10 @@ Nothing is changed silently: each call's :class:`Report` counts the sentences an
 repaired to UD's shape (by kind), and names each sentence whose rules ran away (written with
 the basic tree's copy as DEPS) with its position, ``sent_id`` and rule; each runaway is also a
 :class:`RunawayWarning`, and ``strict=True`` raises :class:`RunawayError` instead.
+
+In Jupyter, what :meth:`Enhancer.enhance` returns draws itself as ``eudify view`` draws it (the
+basic tree above the words, the enhanced graph below, the rule behind each edge a click away),
+and :func:`render` draws a spaCy ``Doc`` that the ``"eudify"`` component enhanced.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from ._eudify import InputError, RulesError
 
 __all__ = [
     "Enhancer",
+    "Enhanced",
+    "Drawing",
     "InputError",
     "RulesError",
     "Report",
@@ -43,6 +49,7 @@ __all__ = [
     "evaluate",
     "grep",
     "profiles",
+    "render",
 ]
 __version__: str = _eudify.__version__
 
@@ -160,6 +167,45 @@ def _tell(report: Report, strict: bool, stacklevel: int) -> None:
         warnings.warn(_runaway_text(runaway), RunawayWarning, stacklevel=stacklevel + 1)
 
 
+class Enhanced(str):
+    """The enhanced CoNLL-U :meth:`Enhancer.enhance` returns: a ``str`` in every way (compare,
+    slice, write it), which a notebook shows drawn (``_repr_html_``): each sentence's basic tree
+    above the words and enhanced graph below, the edges rules made set apart, and the rule behind
+    each edge shown on a click, as ``eudify view`` draws them. Drawn from the text given to
+    :meth:`Enhancer.enhance` with the same rules, so an input that has DEPS of its own is drawn
+    against them as gold (as ``eudify view --lang`` does). Pickles and copies as a plain ``str``."""
+
+    _source: str
+    _enhancer: "_eudify.Enhancer"
+
+    def __new__(cls, text: str, source: str, enhancer: "_eudify.Enhancer") -> "Enhanced":
+        self = super().__new__(cls, text)
+        self._source = source
+        self._enhancer = enhancer
+        return self
+
+    def _repr_html_(self) -> str:
+        """The drawing, as HTML for a notebook's output cell (styles and script inline)."""
+        return self._enhancer.view_html(self._source)
+
+    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
+        return (str, (str(self),))
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """What :func:`render` returns: ``html`` is the drawing (styles and script inline, for a
+    notebook's output cell or any HTML page), shown by Jupyter through ``_repr_html_``."""
+
+    html: str
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __str__(self) -> str:
+        return self.html
+
+
 class Enhancer:
     """A language profile's rules, compiled once; enhances any number of texts or files.
 
@@ -190,21 +236,22 @@ class Enhancer:
         """Why ``lang`` was resolved to a fallback profile, or ``None``."""
         return self._inner.warning
 
-    def enhance(self, conllu: str, *, strict: bool = False) -> str:
+    def enhance(self, conllu: str, *, strict: bool = False) -> Enhanced:
         """Returns ``conllu`` with every sentence's DEPS column (and empty nodes) recomputed;
-        every other column and comment is kept byte for byte. Raises :class:`InputError`
+        every other column and comment is kept byte for byte: an :class:`Enhanced` ``str``,
+        which a notebook shows drawn. Raises :class:`InputError`
         (``file`` is ``"<string>"``) on a sentence that is not valid CoNLL-U. A sentence whose
         rules ran away is written with basic DEPS and warned about (:class:`RunawayWarning`),
         or with ``strict`` raises :class:`RunawayError`. :meth:`enhance_with_report` also
         returns the :class:`Report`."""
         return self.enhance_with_report(conllu, strict=strict)[0]
 
-    def enhance_with_report(self, conllu: str, *, strict: bool = False) -> Tuple[str, Report]:
+    def enhance_with_report(self, conllu: str, *, strict: bool = False) -> Tuple[Enhanced, Report]:
         """:meth:`enhance`, and the :class:`Report` of what was done (its runaways' ``file`` is
         ``"<string>"``, ``line`` the line of ``conllu``)."""
         enhanced, report = self._inner.enhance(conllu)
         _tell(report, strict, stacklevel=2)
-        return enhanced, report
+        return Enhanced(enhanced, conllu, self._inner), report
 
     def enhance_file(self, src: PathLike, dst: PathLike, threads: Optional[int] = None, *, strict: bool = False) -> Report:
         """Enhances the CoNLL-U file ``src`` (gzip is read too; ``"-"`` is stdin) into ``dst``,
@@ -317,3 +364,23 @@ def grep(
 def profiles(rules: Optional[PathLike] = None) -> List[Profile]:
     """The language profiles (those built in, or those of the rules directory ``rules``)."""
     return [Profile(*p) for p in _eudify.profiles(None if rules is None else os.fspath(rules))]
+
+
+def render(doc: Any) -> Drawing:
+    """Draws a spaCy ``Doc`` that the ``"eudify"`` component enhanced — each sentence's basic
+    tree (spaCy's parse) above the words and the enhanced graph below, empty nodes as tokens —
+    from ``doc._.enhanced_conllu``, as ``eudify view`` draws a file's own DEPS. A ``str`` is
+    taken as CoNLL-U with DEPS and drawn the same way. Returns a :class:`Drawing`, which Jupyter
+    shows. Raises ``ValueError`` for a Doc the component has not enhanced, :class:`InputError`
+    for CoNLL-U that is not valid."""
+    if isinstance(doc, str):
+        conllu = doc
+    else:
+        extensions = getattr(doc, "_", None)
+        conllu = getattr(extensions, "enhanced_conllu", None) if extensions is not None else None
+        if conllu is None:
+            raise ValueError(
+                "eudify.render: the Doc has no enhanced graph (doc._.enhanced_conllu is not set): "
+                "run it through a pipeline with the component, e.g. nlp.add_pipe('eudify')"
+            )
+    return Drawing(_eudify.view_html(conllu))

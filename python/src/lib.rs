@@ -222,6 +222,29 @@ impl Enhancer {
             .map_err(|e| to_py(py, e))?;
         report_dict(py, &eudify::files::display_name(&src), &report)
     }
+
+    /// The drawing of `conllu` enhanced with these rules, each edge with the rule behind it
+    /// (`eudify.Enhanced._repr_html_`): `eudify view --lang`'s sentences as an HTML fragment.
+    fn view_html(&self, py: Python<'_>, conllu: &str) -> PyResult<String> {
+        let text = conllu.to_string();
+        py.allow_threads(|| {
+            eudify::View::build(Some(&self.inner), eudify::STRING_NAME, text.as_bytes(), None, None)
+                .map(|view| view.sentences_html())
+        })
+        .map_err(|e| to_py(py, e))
+    }
+}
+
+/// The drawing of CoNLL-U with its own DEPS (`eudify.render`): `eudify view`'s sentences, without
+/// `--lang`, as an HTML fragment.
+#[pyfunction]
+fn view_html(py: Python<'_>, conllu: &str) -> PyResult<String> {
+    let text = conllu.to_string();
+    py.allow_threads(|| {
+        eudify::View::build(None, eudify::STRING_NAME, text.as_bytes(), None, None)
+            .map(|view| view.sentences_html())
+    })
+    .map_err(|e| to_py(py, e))
 }
 
 /// `{"sent_id", "line", "applications", "edges", "runaway"}`: one sentence of `explain`.
@@ -482,6 +505,7 @@ fn _eudify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grep, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(spacy_conllu, m)?)?;
+    m.add_function(wrap_pyfunction!(view_html, m)?)?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("RulesError", m.py().get_type::<RulesError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,46 @@ def runaway_rules(tmp_path_factory) -> Path:
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text, encoding="utf-8")
     return root / "rules"
+
+
+# Debian's Chromium and its driver (`apt-get install chromium chromium-driver`; .ci/run installs
+# them): nothing is downloaded at run time.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    """Headless Chromium driven by Selenium, its console kept (``browser.get_log("browser")``).
+    Without Chromium, its driver or Selenium the test skips, saying why; under CI it fails."""
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.is_file()]
+    try:
+        from selenium import webdriver
+    except ImportError as error:
+        missing.append(f"selenium ({error})")
+    if missing:
+        why = f"no browser to test with: {', '.join(missing)} missing (apt-get install chromium chromium-driver; pip install -r python/requirements-test.txt)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1280,900",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
+    ):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)))
+    try:
+        yield driver
+    finally:
+        driver.quit()

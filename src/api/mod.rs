@@ -18,6 +18,7 @@ mod grep;
 mod rules;
 mod run;
 mod view;
+mod view_diff;
 
 pub use explain::{EdgeChange, EnhancedEdge, Explanation, RuleApplication, RuleRef};
 pub use grep::{
@@ -32,6 +33,7 @@ pub use view::{
     EdgeOrigin, GoldScores, GoldStatus, RuleErrors, ScoreRow, SearchSummary, View, ViewEdge,
     ViewRule, ViewSentence, ViewWord,
 };
+pub use view_diff::{ChangedEdge, RuleChanges, SentenceChanges, ViewChanges};
 
 use crate::conllu::input;
 use crate::conllu::output::FileOutput;
