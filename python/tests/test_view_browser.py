@@ -4,9 +4,9 @@ Debian's chromedriver (nothing is downloaded at run time). The page is written b
 attributes it promises: every drawn edge has data-layer, data-head, data-dep and data-label,
 every sentence data-sent-id.
 
-Without /usr/bin/chromium or /usr/bin/chromedriver (Debian's `chromium`, `chromium-driver`) or
-Selenium the tests are skipped, saying so; under CI=true they fail instead (.ci/run installs
-them).
+The browser is conftest.py's `browser` fixture: without /usr/bin/chromium or /usr/bin/chromedriver
+(Debian's `chromium`, `chromium-driver`) or Selenium the tests are skipped, saying so; under
+CI=true they fail instead (.ci/run installs them).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import random
 import re
 import subprocess
 import sysconfig
-import warnings
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -24,23 +23,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 EWT = REPO / "tests" / "data" / "ud" / "English-EWT" / "dev.conllu"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 WAIT = 20  # seconds for anything the page does
-
-
-def ci() -> bool:
-    return os.environ.get("CI", "") not in ("", "0", "false")
-
-
-def unavailable(why: str):
-    """Skips, or under CI fails: CI must run every test."""
-    if ci():
-        pytest.fail(f"{why}; CI must run the browser tests (.ci/run installs chromium and chromium-driver)",
-                    pytrace=False)
-    # A skip's reason shows only with -rs; a warning shows in every run's summary.
-    warnings.warn(f"the browser tests of eudify view are skipped: {why}")
-    pytest.skip(why)
 
 
 def eudify(*args: str) -> subprocess.CompletedProcess:
@@ -50,30 +33,6 @@ def eudify(*args: str) -> subprocess.CompletedProcess:
     result = subprocess.run([str(script), *args], capture_output=True, cwd=REPO, check=False)
     assert result.returncode == 0, result.stderr.decode()
     return result
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        unavailable(f"{' and '.join(missing)} missing (Debian packages chromium, chromium-driver)")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        unavailable("selenium is not installed (python/requirements-test.txt)")
-    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must fetch nothing
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--window-size=1400,1000", f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    driver.implicitly_wait(0)
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")
