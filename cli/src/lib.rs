@@ -8,6 +8,7 @@ mod check;
 mod enhance;
 mod eval;
 mod explain;
+mod fit;
 mod generate;
 mod grep;
 mod output;
@@ -94,6 +95,7 @@ where
         Command::Test(a) => test::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Grep(a) => grep::run(a),
+        Command::Fit(a) => fit::run(a),
         Command::Rules(a) => rules::run(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man => generate::man(),

@@ -1,0 +1,331 @@
+//! The search: greedy coordinate ascent over everything a profile can say, from the base
+//! profile's values.
+//!
+//! Settings are resolved when rules are compiled (guards keep or drop rules, list settings
+//! become relation filters, label templates are filled in), so each candidate is compiled once
+//! into its own engine; what does not change between candidates (the sample's sentences, their
+//! gold texts, the base's scores per sentence) is read or computed once. Each setting is tried in
+//! turn — a boolean flipped, each value of an enumeration, each item of a list toggled (the
+//! relations, UPOS tags, enhancements and feature values the sample has) — and a change is kept
+//! when it lowers the wrong edges of the sample by [`MIN_GAIN`] or more; rounds repeat until
+//! none is kept. Lexicon lists are tried the same way, with the words the gold evidences.
+
+use super::evidence::{self, Evidence};
+use super::profile::{compile, Choices};
+use super::sample::{errors, total, Sample};
+use crate::conllu::sentence::{DEPREL, DEPS, FEATS, UPOS};
+use crate::error::Error;
+use crate::eval::Score;
+use crate::rules::profile::{SettingValue, Settings};
+use crate::rules::vocabulary::{Items, SettingDecl, Vocabulary};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Wrong edges (missing plus extra) a change must remove to be kept: one edge set right.
+pub const MIN_GAIN: u64 = 2;
+
+/// Rounds over every setting at most (the search stops earlier when a round keeps nothing).
+const ROUNDS: usize = 3;
+
+/// Labels tried for a setting whose value is one enhanced label: the most frequent plain
+/// labels of the gold graphs.
+const LABEL_CANDIDATES: usize = 6;
+
+/// One change the search kept, with its evidence on the sample.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The setting or lexicon list (`group.list`).
+    pub key: String,
+    /// What changed, as the profile writes it (`true`, `+ obl:*`, `- nsubj`).
+    pub change: String,
+    pub before: Score,
+    pub after: Score,
+    /// Sentences that score better with the change, and worse.
+    pub better: usize,
+    pub worse: usize,
+}
+
+/// What the search found.
+pub struct Outcome {
+    pub choices: Choices,
+    pub steps: Vec<Step>,
+    pub base_score: Score,
+    pub fitted_score: Score,
+    /// Candidates compiled and scored.
+    pub trials: usize,
+    /// The words evidenced for each learnable lexicon list (those the base lacks).
+    pub evidence: BTreeMap<String, Evidence>,
+}
+
+/// The values the sample shows, from which list items and labels are drawn.
+struct Universe {
+    relations: Vec<String>,
+    subtyped: BTreeSet<String>,
+    upos: Vec<String>,
+    features: BTreeMap<String, Vec<String>>,
+    labels: Vec<String>,
+}
+
+impl Universe {
+    fn of(sample: &Sample, indices: &[usize]) -> Universe {
+        let (mut relations, mut subtyped, mut upos) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+        let mut features: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut labels: BTreeMap<String, usize> = BTreeMap::new();
+        for &i in indices {
+            let sentence = &sample.sentences[i];
+            for token in &sentence.words {
+                let deprel = sentence.column(token, DEPREL);
+                let (univ, sub) = deprel.split_once(':').unwrap_or((deprel, ""));
+                relations.insert(univ.to_string());
+                if !sub.is_empty() {
+                    subtyped.insert(univ.to_string());
+                }
+                upos.insert(sentence.column(token, UPOS).to_string());
+                for feature in sentence.column(token, FEATS).split('|') {
+                    if let Some((name, values)) = feature.split_once('=') {
+                        let set = features.entry(name.to_string()).or_default();
+                        set.extend(values.split(',').map(str::to_string));
+                    }
+                }
+                if sentence.column(token, DEPS) != "_" {
+                    for (_, label) in sentence.deps(token) {
+                        if !label.contains(':') {
+                            *labels.entry(label.to_string()).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+        upos.remove("_");
+        let mut labels: Vec<(String, usize)> = labels.into_iter().collect();
+        labels.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        Universe {
+            relations: relations
+                .into_iter()
+                .filter(|r| crate::ud::RELATIONS.contains(&r.as_str()))
+                .collect(),
+            subtyped,
+            upos: upos.into_iter().collect(),
+            features: features
+                .into_iter()
+                .map(|(name, values)| (name, values.into_iter().collect()))
+                .collect(),
+            labels: labels.into_iter().take(LABEL_CANDIDATES).map(|(l, _)| l).collect(),
+        }
+    }
+
+    /// The feature whose values a text list holds, by the setting's name (`*_cases`: Case,
+    /// `*_verbforms`: VerbForm); `None` for lists of words, which are not searched.
+    fn feature_of(setting: &str) -> Option<&'static str> {
+        if setting.ends_with("_cases") {
+            Some("Case")
+        } else if setting.ends_with("_verbforms") {
+            Some("VerbForm")
+        } else {
+            None
+        }
+    }
+}
+
+/// A list with `item` toggled: the items matching it removed, or it added.
+fn toggled(list: &[String], item: &str, pattern: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut out: Vec<String> = list.iter().filter(|i| !pattern(i)).cloned().collect();
+    if out.len() == list.len() {
+        out.push(item.to_string());
+        out.sort();
+    }
+    out
+}
+
+/// Every candidate value of setting `name` from its current value, each with how the change
+/// is written.
+fn candidates(
+    name: &str,
+    decl: &SettingDecl,
+    current: &SettingValue,
+    universe: &Universe,
+    vocabulary: &Vocabulary,
+) -> Vec<(SettingValue, String)> {
+    let mut out = Vec::new();
+    match current {
+        SettingValue::Bool(b) => out.push((SettingValue::Bool(!b), (!b).to_string())),
+        SettingValue::Text(now) => {
+            let values: Vec<String> = match decl.items {
+                _ if !decl.values.is_empty() => decl.values.clone(),
+                Items::Label => universe.labels.clone(),
+                _ => Vec::new(),
+            };
+            for value in values.into_iter().filter(|v| v != now) {
+                out.push((SettingValue::Text(value.clone()), format!("{value:?}")));
+            }
+        }
+        SettingValue::List(list) => {
+            let items: Vec<(String, Box<dyn Fn(&str) -> bool>)> = match decl.items {
+                Items::Relation => universe
+                    .relations
+                    .iter()
+                    .map(|r| {
+                        let item = match universe.subtyped.contains(r) {
+                            true => format!("{r}:*"),
+                            false => r.clone(),
+                        };
+                        let prefix = format!("{r}:");
+                        let r = r.clone();
+                        let matches: Box<dyn Fn(&str) -> bool> =
+                            Box::new(move |i: &str| i == r || i.starts_with(&prefix));
+                        (item, matches)
+                    })
+                    .collect(),
+                Items::Upos => universe.upos.iter().map(|u| exact(u)).collect(),
+                Items::Enhancement => vocabulary.enhancement_names().map(exact).collect(),
+                Items::Text | Items::Label => match Universe::feature_of(name) {
+                    Some(feature) => universe
+                        .features
+                        .get(feature)
+                        .map(|values| values.iter().map(|v| exact(v)).collect())
+                        .unwrap_or_default(),
+                    None => Vec::new(),
+                },
+            };
+            for (item, matches) in items {
+                let next = toggled(list, &item, matches);
+                let change = match next.len() > list.len() {
+                    true => format!("+ {item}"),
+                    false => format!("- {item}"),
+                };
+                out.push((SettingValue::List(next), change));
+            }
+        }
+    }
+    out
+}
+
+fn exact(item: &str) -> (String, Box<dyn Fn(&str) -> bool>) {
+    let owned = item.to_string();
+    (item.to_string(), Box::new(move |i: &str| i == owned))
+}
+
+/// Counts of sentences scoring better and worse in `after` than in `before`.
+fn compare(before: &[Score], after: &[Score]) -> (usize, usize) {
+    let (mut better, mut worse) = (0, 0);
+    for (b, a) in before.iter().zip(after) {
+        match errors(a).cmp(&errors(b)) {
+            std::cmp::Ordering::Less => better += 1,
+            std::cmp::Ordering::Greater => worse += 1,
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+    (better, worse)
+}
+
+/// Fits `name` over `base` to the sentences `indices` of `sample`.
+pub fn search(
+    sample: &Sample,
+    indices: &[usize],
+    base: &str,
+    name: &str,
+    base_settings: &Settings,
+    base_lexicon: &crate::rules::lexicon::Lexicon,
+    vocabulary: &Vocabulary,
+) -> Result<Outcome, Error> {
+    let universe = Universe::of(sample, indices);
+    let subset: Vec<_> = indices.iter().map(|&i| sample.sentences[i].clone()).collect();
+    let evidence: BTreeMap<String, Evidence> = evidence::learn(&subset)
+        .into_iter()
+        .map(|(list, words)| {
+            let known = base_lexicon.get(&list);
+            let words: Evidence = words
+                .into_iter()
+                .filter(|(w, _)| !known.is_some_and(|k| k.contains(w)))
+                .collect();
+            (list, words)
+        })
+        .collect();
+    let mut choices = Choices::default();
+    let mut trials = 1;
+    let (mut scores, _) = sample.score(&compile(name, base, &choices)?, indices, false)?;
+    let base_score = total(&scores);
+    let mut steps = Vec::new();
+    // `annotates` first: what is produced at all decides what the other settings can fix.
+    let mut order: Vec<&String> = vocabulary.settings.keys().collect();
+    order.sort_by_key(|name| (name.as_str() != "annotates", name.as_str()));
+    for _ in 0..ROUNDS {
+        let mut kept = false;
+        let mut consider = |choices: &mut Choices,
+                            scores: &mut Vec<Score>,
+                            trial: Choices,
+                            key: &str,
+                            change: String|
+         -> Result<(), Error> {
+            trials += 1;
+            // A candidate the rules refuse (a list item some rule's constraints contradict) is
+            // no candidate.
+            let Ok(engine) = compile(name, base, &trial) else {
+                return Ok(());
+            };
+            let (next, _) = sample.score(&engine, indices, false)?;
+            let (before, after) = (total(scores), total(&next));
+            if errors(&after) + MIN_GAIN <= errors(&before) {
+                let (better, worse) = compare(scores, &next);
+                steps.push(Step {
+                    key: key.to_string(),
+                    change,
+                    before,
+                    after,
+                    better,
+                    worse,
+                });
+                *choices = trial;
+                *scores = next;
+                kept = true;
+            }
+            Ok(())
+        };
+        for setting in &order {
+            let decl = &vocabulary.settings[*setting];
+            // Each candidate from the value as it is now: items toggled one after another.
+            let mut tried = 0;
+            loop {
+                let current = choices
+                    .settings
+                    .get(*setting)
+                    .or_else(|| base_settings.get(setting))
+                    .cloned()
+                    .unwrap_or_else(|| decl.default.clone());
+                let all = candidates(setting, decl, &current, &universe, vocabulary);
+                let Some((value, change)) = all.into_iter().nth(tried) else {
+                    break;
+                };
+                tried += 1;
+                let mut trial = choices.clone();
+                if base_settings.get(setting) == Some(&value) {
+                    trial.settings.remove(*setting);
+                } else {
+                    trial.settings.insert(setting.to_string(), value);
+                }
+                // A kept toggle changes the list the next candidates toggle from; the candidates
+                // of a list keep their order, so the count of those tried still holds.
+                consider(&mut choices, &mut scores, trial, setting, change)?;
+            }
+        }
+        for (list, words) in &evidence {
+            if words.is_empty() || choices.lexicon.contains_key(list) {
+                continue;
+            }
+            let mut trial = choices.clone();
+            trial.lexicon.insert(list.clone(), words.keys().cloned().collect());
+            let change = format!("+ {} words", words.len());
+            consider(&mut choices, &mut scores, trial, list, change)?;
+        }
+        if !kept {
+            break;
+        }
+    }
+    Ok(Outcome {
+        fitted_score: total(&scores),
+        base_score,
+        choices,
+        steps,
+        trials,
+        evidence,
+    })
+}
