@@ -53,7 +53,8 @@ pub fn learn(sentences: &[Sentence]) -> BTreeMap<String, Evidence> {
                     *lists
                         .get_mut("relative.pronouns")
                         .expect("declared above")
-                        .entry(lemma(sentence, dependent)).or_default() += 1;
+                        .entry(lemma(sentence, dependent))
+                        .or_default() += 1;
                     continue;
                 }
                 // A controlled subject: a subject of an xcomp that is not its basic dependent,

@@ -174,7 +174,10 @@ pub fn fit(gold: &[PathBuf], options: &FitOptions) -> Result<Fitted, Error> {
         .take(1)
         .collect();
     let (base, base_reason) = base_by_evidence(options, gold, &sent_ids);
-    let name = options.name.clone().unwrap_or_else(|| DEFAULT_NAME.to_string());
+    let name = options
+        .name
+        .clone()
+        .unwrap_or_else(|| DEFAULT_NAME.to_string());
     if name == base {
         return Err(Error::Rules(format!(
             "fit: --name {name} is the base profile's name: give the fitted profile another"
@@ -211,7 +214,8 @@ fn fit_sample(
         )
     };
     let outcome = run(&all)?;
-    let engine = profile::compile(name, base, &outcome.choices)?;
+    let mut cache = crate::rules::load::ParseCache::default();
+    let engine = profile::compile(name, base, &outcome.choices, &mut cache)?;
     let mut leftovers: Vec<_> = leftovers::leftovers(sample, &engine, &all)?
         .into_iter()
         .collect();
@@ -263,7 +267,10 @@ fn fit_sample(
             .map_or("", |(_, why)| why);
         let counts: Vec<String> = words.iter().map(|(w, n)| format!("{w} {n}")).collect();
         let entry = comments.entry(list.clone()).or_default();
-        entry.insert(0, format!("{why} in the gold (edges): {}", counts.join(", ")));
+        entry.insert(
+            0,
+            format!("{why} in the gold (edges): {}", counts.join(", ")),
+        );
     }
     for setting in outcome.choices.settings.keys() {
         let was = base_set
@@ -280,7 +287,14 @@ fn fit_sample(
         "Fitted from `{base}` on {} of {files}",
         crate::text::count(sample.len() as u64, "gold sentence")
     );
-    let profile_text = profile::profile_text(name, base, &description, &outcome.choices, &header, &comments);
+    let profile_text = profile::profile_text(
+        name,
+        base,
+        &description,
+        &outcome.choices,
+        &header,
+        &comments,
+    );
     let lexicon_text = (!outcome.choices.lexicon.is_empty()).then(|| {
         let header = vec![format!(
             "Words the gold of {files} evidences, which `{base}`'s lexicons lack (fitted by `eudify fit`)."
@@ -317,7 +331,8 @@ fn cross_validate(
 ) -> Result<FoldScores, Error> {
     let n = sample.len();
     let k = k.min(n).max(2);
-    let base_engine = profile::compile(name, base, &Choices::default())?;
+    let mut cache = crate::rules::load::ParseCache::default();
+    let base_engine = profile::compile(name, base, &Choices::default(), &mut cache)?;
     let (mut base_total, mut fitted_total) = (Vec::new(), Vec::new());
     let mut by_phenomenon: BTreeMap<Phenomenon, (Score, Score)> = BTreeMap::new();
     for fold in 0..k {
@@ -326,7 +341,7 @@ fn cross_validate(
             continue;
         }
         let outcome = run(&train)?;
-        let fitted_engine = profile::compile(name, base, &outcome.choices)?;
+        let fitted_engine = profile::compile(name, base, &outcome.choices, &mut cache)?;
         let (b, bp) = sample.score(&base_engine, &held, true)?;
         let (f, fp) = sample.score(&fitted_engine, &held, true)?;
         base_total.push(total(&b));
@@ -388,7 +403,12 @@ fn report(fitted: &Fitted, steps: &[search::Step]) -> String {
         out += "Still wrong after fitting, by phenomenon (missing / extra edges): no setting fixes these;\n";
         out += "a rule is needed (examples: sent_id: dependent <-label- head)\n";
         for (class, left) in &fitted.leftovers {
-            out += &format!("  {:<16} {:>5} / {:<5}\n", class.name(), left.missing, left.extra);
+            out += &format!(
+                "  {:<16} {:>5} / {:<5}\n",
+                class.name(),
+                left.missing,
+                left.extra
+            );
             for example in &left.examples {
                 out += &format!("      {example}\n");
             }

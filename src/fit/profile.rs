@@ -4,8 +4,9 @@
 
 use crate::engine::Engine;
 use crate::error::Error;
+use crate::rules::load::{load_ruleset_parsing, ParseCache};
 use crate::rules::profile::SettingValue;
-use crate::rules::{load_ruleset, RuleSource};
+use crate::rules::RuleSource;
 use std::collections::BTreeMap;
 
 /// What a candidate profile says beyond its base: settings that differ, and words added to
@@ -52,19 +53,31 @@ pub fn profile_text(
 ) -> String {
     let mut out = String::new();
     comment_lines(&mut out, header);
-    out.push_str(&format!("name = {}\n", toml_value(&SettingValue::Text(name.into()))));
+    out.push_str(&format!(
+        "name = {}\n",
+        toml_value(&SettingValue::Text(name.into()))
+    ));
     out.push_str(&format!(
         "description = {}\n",
         toml_value(&SettingValue::Text(description.into()))
     ));
-    out.push_str(&format!("extends = {}\n", toml_value(&SettingValue::Text(base.into()))));
+    out.push_str(&format!(
+        "extends = {}\n",
+        toml_value(&SettingValue::Text(base.into()))
+    ));
     if !choices.lexicon.is_empty() {
-        out.push_str(&format!("lexicons = {}\n", toml_value(&SettingValue::List(vec![name.into()]))));
+        out.push_str(&format!(
+            "lexicons = {}\n",
+            toml_value(&SettingValue::List(vec![name.into()]))
+        ));
     }
     if !choices.settings.is_empty() {
         out.push_str("\n[settings]\n");
         for (setting, value) in &choices.settings {
-            comment_lines(&mut out, comments.get(setting).map_or(&[][..], Vec::as_slice));
+            comment_lines(
+                &mut out,
+                comments.get(setting).map_or(&[][..], Vec::as_slice),
+            );
             out.push_str(&format!("{setting} = {}\n", toml_value(value)));
         }
     }
@@ -98,8 +111,14 @@ pub fn lexicon_path(name: &str) -> String {
     format!("lexicons/{name}.toml")
 }
 
-/// `choices` over `base`, compiled as profile `name`: what one trial of the search runs.
-pub fn compile(name: &str, base: &str, choices: &Choices) -> Result<Engine, Error> {
+/// `choices` over `base`, compiled as profile `name`: what one trial of the search runs. The
+/// rule files are parsed once, into `cache`.
+pub fn compile(
+    name: &str,
+    base: &str,
+    choices: &Choices,
+    cache: &mut ParseCache,
+) -> Result<Engine, Error> {
     let mut files = BTreeMap::new();
     let none = Comments::new();
     files.insert(
@@ -110,7 +129,7 @@ pub fn compile(name: &str, base: &str, choices: &Choices) -> Result<Engine, Erro
         files.insert(lexicon_path(name), lexicon_text(choices, &[], &none));
     }
     let source = RuleSource::layered(files);
-    let rule_set = load_ruleset(&source, name)
+    let rule_set = load_ruleset_parsing(&source, name, cache)
         .map_err(|e| Error::Rules(e.render().trim_end().to_string()))?;
     Ok(Engine::new(&rule_set))
 }

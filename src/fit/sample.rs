@@ -58,8 +58,9 @@ impl Sample {
                     return Err(Error::Input {
                         file: file.clone(),
                         line,
-                        message: "no enhanced graph (DEPS `_`): fit learns from gold enhanced graphs"
-                            .to_string(),
+                        message:
+                            "no enhanced graph (DEPS `_`): fit learns from gold enhanced graphs"
+                                .to_string(),
                     });
                 }
                 sample.push(sentence);
@@ -113,6 +114,53 @@ impl Sample {
         Ok(String::from_utf8(out).expect("enhanced CoNLL-U from a str is UTF-8"))
     }
 
+    /// `engine`'s output for each sentence of `indices`, in that order (the pipeline copies
+    /// every byte but DEPS, so each output block ends where its input block does).
+    pub fn outputs(&self, engine: &Engine, indices: &[usize]) -> Result<Vec<String>, Error> {
+        let text = self.enhance(engine, indices)?;
+        let mut blocks = Vec::with_capacity(indices.len());
+        let mut rest = text.as_str();
+        while let Some(end) = rest.find("\n\n") {
+            blocks.push(rest[..end + 2].to_string());
+            rest = &rest[end + 2..];
+        }
+        debug_assert_eq!(blocks.len(), indices.len());
+        Ok(blocks)
+    }
+
+    /// The ELAS counts of each sentence of `indices` given its system output (`outputs`, in the
+    /// same order); with `phenomena`, their breakdown by phenomenon summed.
+    pub fn score_outputs(
+        &self,
+        indices: &[usize],
+        outputs: &[&str],
+        phenomena: bool,
+    ) -> Result<(Vec<Score>, Option<PhenomenonScores>), Error> {
+        let gold = self.text_of(indices);
+        let system: String = outputs.concat();
+        let options = EvalOptions {
+            phenomena,
+            keep_units: true,
+            ..EvalOptions::default()
+        };
+        let report = eval::evaluate_readers(
+            "<gold>",
+            gold.as_bytes(),
+            "<fit>",
+            system.as_bytes(),
+            &options,
+        )
+        .map_err(|e| Error::Internal {
+            file: "<fit>".to_string(),
+            message: format!("scoring a candidate: {e}"),
+        })?;
+        let mut scores = vec![Score::default(); indices.len()];
+        for unit in report.units() {
+            scores[unit.first_sentence as usize].add(unit.counts[Metric::Elas.index()]);
+        }
+        Ok((scores, report.phenomena))
+    }
+
     /// The ELAS counts of each sentence of `indices` under `engine`, in that order; with
     /// `phenomena`, their breakdown by phenomenon summed.
     pub fn score(
@@ -121,23 +169,9 @@ impl Sample {
         indices: &[usize],
         phenomena: bool,
     ) -> Result<(Vec<Score>, Option<PhenomenonScores>), Error> {
-        let system = self.enhance(engine, indices)?;
-        let gold = self.text_of(indices);
-        let options = EvalOptions {
-            phenomena,
-            keep_units: true,
-            ..EvalOptions::default()
-        };
-        let report = eval::evaluate_readers("<gold>", gold.as_bytes(), "<fit>", system.as_bytes(), &options)
-            .map_err(|e| Error::Internal {
-                file: "<fit>".to_string(),
-                message: format!("scoring a candidate: {e}"),
-            })?;
-        let mut scores = vec![Score::default(); indices.len()];
-        for unit in report.units() {
-            scores[unit.first_sentence as usize].add(unit.counts[Metric::Elas.index()]);
-        }
-        Ok((scores, report.phenomena))
+        let outputs = self.outputs(engine, indices)?;
+        let outputs: Vec<&str> = outputs.iter().map(String::as_str).collect();
+        self.score_outputs(indices, &outputs, phenomena)
     }
 }
 

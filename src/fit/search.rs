@@ -16,6 +16,7 @@ use super::sample::{errors, total, Sample};
 use crate::conllu::sentence::{DEPREL, DEPS, FEATS, UPOS};
 use crate::error::Error;
 use crate::eval::Score;
+use crate::rules::load::ParseCache;
 use crate::rules::profile::{SettingValue, Settings};
 use crate::rules::vocabulary::{Items, SettingDecl, Vocabulary};
 use std::collections::{BTreeMap, BTreeSet};
@@ -67,7 +68,8 @@ struct Universe {
 
 impl Universe {
     fn of(sample: &Sample, indices: &[usize]) -> Universe {
-        let (mut relations, mut subtyped, mut upos) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+        let (mut relations, mut subtyped, mut upos) =
+            (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
         let mut features: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut labels: BTreeMap<String, usize> = BTreeMap::new();
         for &i in indices {
@@ -109,7 +111,11 @@ impl Universe {
                 .into_iter()
                 .map(|(name, values)| (name, values.into_iter().collect()))
                 .collect(),
-            labels: labels.into_iter().take(LABEL_CANDIDATES).map(|(l, _)| l).collect(),
+            labels: labels
+                .into_iter()
+                .take(LABEL_CANDIDATES)
+                .map(|(l, _)| l)
+                .collect(),
         }
     }
 
@@ -228,7 +234,10 @@ pub fn search(
     vocabulary: &Vocabulary,
 ) -> Result<Outcome, Error> {
     let universe = Universe::of(sample, indices);
-    let subset: Vec<_> = indices.iter().map(|&i| sample.sentences[i].clone()).collect();
+    let subset: Vec<_> = indices
+        .iter()
+        .map(|&i| sample.sentences[i].clone())
+        .collect();
     let evidence: BTreeMap<String, Evidence> = evidence::learn(&subset)
         .into_iter()
         .map(|(list, words)| {
@@ -242,12 +251,21 @@ pub fn search(
         .collect();
     let mut choices = Choices::default();
     let mut trials = 1;
-    let (mut scores, _) = sample.score(&compile(name, base, &choices)?, indices, false)?;
+    let mut cache = ParseCache::default();
+    // The current profile's output and score per sentence: a candidate is scored on the
+    // sentences whose output it changes only.
+    let mut outputs = sample.outputs(&compile(name, base, &choices, &mut cache)?, indices)?;
+    let (mut scores, _) = {
+        let texts: Vec<&str> = outputs.iter().map(String::as_str).collect();
+        sample.score_outputs(indices, &texts, false)?
+    };
     let base_score = total(&scores);
     let mut steps = Vec::new();
-    // `annotates` first: what is produced at all decides what the other settings can fix.
+    // `annotates` last: an enhancement the base gets wrong is first given the chance to be
+    // set right by the settings that spell it (the controlled subject's label) before it is
+    // dropped.
     let mut order: Vec<&String> = vocabulary.settings.keys().collect();
-    order.sort_by_key(|name| (name.as_str() != "annotates", name.as_str()));
+    order.sort_by_key(|name| (name.as_str() == "annotates", name.as_str()));
     for _ in 0..ROUNDS {
         let mut kept = false;
         let mut consider = |choices: &mut Choices,
@@ -259,10 +277,23 @@ pub fn search(
             trials += 1;
             // A candidate the rules refuse (a list item some rule's constraints contradict) is
             // no candidate.
-            let Ok(engine) = compile(name, base, &trial) else {
+            let Ok(engine) = compile(name, base, &trial, &mut cache) else {
                 return Ok(());
             };
-            let (next, _) = sample.score(&engine, indices, false)?;
+            let produced = sample.outputs(&engine, indices)?;
+            let changed: Vec<usize> = (0..indices.len())
+                .filter(|&p| produced[p] != outputs[p])
+                .collect();
+            if changed.is_empty() {
+                return Ok(());
+            }
+            let gold: Vec<usize> = changed.iter().map(|&p| indices[p]).collect();
+            let texts: Vec<&str> = changed.iter().map(|&p| produced[p].as_str()).collect();
+            let (rescored, _) = sample.score_outputs(&gold, &texts, false)?;
+            let mut next = scores.clone();
+            for (&p, score) in changed.iter().zip(rescored) {
+                next[p] = score;
+            }
             let (before, after) = (total(scores), total(&next));
             if errors(&after) + MIN_GAIN <= errors(&before) {
                 let (better, worse) = compare(scores, &next);
@@ -276,6 +307,7 @@ pub fn search(
                 });
                 *choices = trial;
                 *scores = next;
+                outputs = produced;
                 kept = true;
             }
             Ok(())
@@ -312,7 +344,9 @@ pub fn search(
                 continue;
             }
             let mut trial = choices.clone();
-            trial.lexicon.insert(list.clone(), words.keys().cloned().collect());
+            trial
+                .lexicon
+                .insert(list.clone(), words.keys().cloned().collect());
             let change = format!("+ {} words", words.len());
             consider(&mut choices, &mut scores, trial, list, change)?;
         }
