@@ -4,10 +4,10 @@ fit a profile on its first half (from `universal`, and from the treebank's hand-
 and score both on the second half beside the hand-written profile itself.
 
 Usage: scripts/fit-dev.py [path/to/eudify] [TREEBANK...]   (default: target/release/eudify, all)
-Prints a markdown table (ELAS F1 on the second half; fit time and peak RSS of the fit from
+Prints a markdown table (ELAS F1 on the second half; the user CPU time and peak RSS of the fit from
 universal) and the mean differences. The halves are cut at the middle sentence.
 """
-import json, os, re, subprocess, sys, tempfile, time
+import json, os, subprocess, sys, tempfile
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 eudify = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "target/release/eudify")
@@ -30,14 +30,13 @@ def enhance(args, gold, out):
         subprocess.run([eudify, "enhance", *args, gold], check=True, stdout=f, stderr=subprocess.DEVNULL)
 
 def fit(base, train, outdir):
-    start = time.time()
-    run = subprocess.run(["/usr/bin/time", "-f", "%M", eudify, "fit", "--base", base, "--name", "fitted", "-o", outdir, train],
+    run = subprocess.run(["/usr/bin/time", "-f", "%U %M", eudify, "fit", "--base", base, "--name", "fitted", "-o", outdir, train],
                          check=True, capture_output=True, text=True)
-    rss = int(run.stderr.strip().splitlines()[-1])
-    return time.time() - start, rss
+    seconds, rss = run.stderr.strip().splitlines()[-1].split()
+    return float(seconds), int(rss)
 
 tmp = tempfile.mkdtemp(prefix="fit-dev-")
-print("| treebank | sentences (fit half) | hand-written | fit from universal | Δ | fit from hand-written | Δ | fit time (s) | peak RSS (MB) |")
+print("| treebank | sentences (fit half) | hand-written | fit from universal | Δ | fit from hand-written | Δ | fit CPU time (s) | peak RSS (MB) |")
 print("|---|---|---|---|---|---|---|---|---|")
 deltas_u, deltas_h = [], []
 for name in sorted(os.listdir(data)):

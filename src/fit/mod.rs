@@ -240,10 +240,15 @@ fn fit_sample(
             outcome.base_score.f1(),
             outcome.fitted_score.f1()
         ),
-        "it changed and the ELAS on the sample before and after (the search kept a change that"
+        "it changed and the ELAS on the sample before and after, with the sentences it made"
             .to_string(),
-        "set at least one more edge right), with the sentences it made better and worse."
+        "better and worse (a change is kept when it sets at least one more edge right and makes"
             .to_string(),
+        format!(
+            "{} sentences or more better, {} times as many as it makes worse).",
+            search::MIN_BETTER,
+            search::BETTER_PER_WORSE
+        ),
     ];
     let mut comments = Comments::new();
     for step in &outcome.steps {

@@ -341,9 +341,13 @@ fn parse_all(
         };
         read += text.len();
         let shown = source.display_path(path);
-        let hit = cache.as_deref().and_then(|c| c.parsed.get(&shown)).filter(|(at, known, _, _)| {
-            *at == FileId(sources.files().len() as u32) && *known == *text
-        });
+        let hit =
+            cache
+                .as_deref()
+                .and_then(|c| c.parsed.get(&shown))
+                .filter(|(at, known, _, _)| {
+                    *at == FileId(sources.files().len() as u32) && *known == *text
+                });
         if let Some((_, _, file, errors)) = hit {
             diagnostics.extend(errors.iter().cloned());
             files.extend(file.clone());
@@ -354,7 +358,10 @@ fn parse_all(
         let parsed = parse_file(sources, id);
         if let Some(cache) = cache.as_deref_mut() {
             let text = sources.get(id).expect("file just added").text.clone();
-            cache.parsed.insert(shown, (id, text, parsed.file.clone(), parsed.errors.clone()));
+            cache.parsed.insert(
+                shown,
+                (id, text, parsed.file.clone(), parsed.errors.clone()),
+            );
         }
         diagnostics.extend(parsed.errors);
         files.extend(parsed.file);
