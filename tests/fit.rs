@@ -26,7 +26,10 @@ fn word_columns(line: &str) -> Option<Vec<&str>> {
 
 /// `block` with each word's DEPS replaced by `deps(columns, words)`, where `words` are every
 /// word's columns (index = id - 1). Empty nodes and comments are kept.
-fn rewrite_deps(block: &str, deps: &dyn Fn(&[&str], &[Vec<&str>]) -> String) -> String {
+/// A new DEPS from a word's columns and every word's.
+type NewDeps<'a> = &'a dyn Fn(&[&str], &[Vec<&str>]) -> String;
+
+fn rewrite_deps(block: &str, deps: NewDeps) -> String {
     let lines: Vec<&str> = block.lines().collect();
     let words: Vec<Vec<&str>> = lines.iter().filter_map(|l| word_columns(l)).collect();
     let mut out = String::new();
@@ -260,7 +263,7 @@ fn gold_without_an_enhanced_layer_is_an_input_error_at_its_line() {
         )],
     );
     let file = dir.0.join("x.conllu");
-    match fit(&[file.clone()], &FitOptions::default()) {
+    match fit(std::slice::from_ref(&file), &FitOptions::default()) {
         Err(eudify::Error::Input { file: f, line, .. }) => {
             assert_eq!((Path::new(&f), line), (file.as_path(), 1))
         }

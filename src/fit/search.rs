@@ -192,7 +192,7 @@ fn candidates(
             }
         }
         SettingValue::List(list) => {
-            let items: Vec<(String, Box<dyn Fn(&str) -> bool>)> = match decl.items {
+            let items: Vec<Toggle> = match decl.items {
                 Items::Relation => universe
                     .relations
                     .iter()
@@ -232,7 +232,10 @@ fn candidates(
     out
 }
 
-fn exact(item: &str) -> (String, Box<dyn Fn(&str) -> bool>) {
+/// A list item to toggle, and which items of a list it stands for (removed when toggled off).
+type Toggle = (String, Box<dyn Fn(&str) -> bool>);
+
+fn exact(item: &str) -> Toggle {
     let owned = item.to_string();
     (item.to_string(), Box::new(move |i: &str| i == owned))
 }
