@@ -251,8 +251,12 @@ fn fit_sample(
         ),
     ];
     let mut comments = Comments::new();
-    for step in &outcome.steps {
-        comments.entry(step.key.clone()).or_default().push(format!(
+    for (key, step) in outcome
+        .steps
+        .iter()
+        .flat_map(|step| step.keys.iter().map(move |key| (key, step)))
+    {
+        comments.entry(key.clone()).or_default().push(format!(
             "{}: ELAS {:.2} → {:.2} ({} wrong edges fewer; {} better, {} worse)",
             step.change,
             step.before.f1(),
@@ -395,7 +399,7 @@ fn report(fitted: &Fitted, steps: &[search::Step]) -> String {
         for step in steps {
             out += &format!(
                 "  {} {}  {:.2} → {:.2}  ({} better, {} worse)\n",
-                step.key,
+                step.keys[0],
                 step.change,
                 step.before.f1(),
                 step.after.f1(),

@@ -41,8 +41,9 @@ const LABEL_CANDIDATES: usize = 6;
 /// One change the search kept, with its evidence on the sample.
 #[derive(Clone, Debug)]
 pub struct Step {
-    /// The setting or lexicon list (`group.list`).
-    pub key: String,
+    /// The settings or lexicon list (`group.list`) changed: one, or a setting and one that
+    /// refines it.
+    pub keys: Vec<String>,
     /// What changed, as the profile writes it (`true`, `+ obl:*`, `- nsubj`).
     pub change: String,
     pub before: Score,
@@ -296,26 +297,56 @@ pub fn search(
     // dropped.
     let mut order: Vec<&String> = vocabulary.settings.keys().collect();
     order.sort_by_key(|name| (name.as_str() == "annotates", name.as_str()));
+    let value_of = |choices: &Choices, setting: &str| -> SettingValue {
+        choices
+            .settings
+            .get(setting)
+            .or_else(|| base_settings.get(setting))
+            .cloned()
+            .unwrap_or_else(|| vocabulary.settings[setting].default.clone())
+    };
+    // `choices` with `setting` at `value` (dropped where that is the base's value).
+    let with = |choices: &Choices, setting: &str, value: SettingValue| -> Choices {
+        let mut trial = choices.clone();
+        if base_settings.get(setting) == Some(&value) {
+            trial.settings.remove(setting);
+        } else {
+            trial.settings.insert(setting.to_string(), value);
+        }
+        trial
+    };
+    // Settings that refine another, by its name: their documentation starts `with NAME`.
+    let mut refinements: BTreeMap<&str, Vec<&String>> = BTreeMap::new();
+    for (name, decl) in &vocabulary.settings {
+        let refined = decl.doc.strip_prefix("with ").map(|rest| {
+            rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or_default()
+        });
+        if let Some(refined) = refined.filter(|r| vocabulary.settings.contains_key(*r)) {
+            refinements.entry(refined).or_default().push(name);
+        }
+    }
     for _ in 0..ROUNDS {
         let mut kept = false;
         let mut consider = |choices: &mut Choices,
                             scores: &mut Vec<Score>,
                             trial: Choices,
-                            key: &str,
+                            keys: &[&str],
                             change: String|
-         -> Result<(), Error> {
+         -> Result<bool, Error> {
             trials += 1;
             // A candidate the rules refuse (a list item some rule's constraints contradict) is
             // no candidate.
             let Ok(engine) = compile(name, base, &trial, &mut cache) else {
-                return Ok(());
+                return Ok(false);
             };
             let produced = sample.outputs(&engine, indices)?;
             let changed: Vec<usize> = (0..indices.len())
                 .filter(|&p| produced[p] != outputs[p])
                 .collect();
             if changed.is_empty() {
-                return Ok(());
+                return Ok(false);
             }
             let gold: Vec<usize> = changed.iter().map(|&p| indices[p]).collect();
             let texts: Vec<&str> = changed.iter().map(|&p| produced[p].as_str()).collect();
@@ -331,7 +362,7 @@ pub fn search(
                 && worse * BETTER_PER_WORSE <= better
             {
                 steps.push(Step {
-                    key: key.to_string(),
+                    keys: keys.iter().map(|k| k.to_string()).collect(),
                     change,
                     before,
                     after,
@@ -342,34 +373,55 @@ pub fn search(
                 *scores = next;
                 outputs = produced;
                 kept = true;
+                return Ok(true);
             }
-            Ok(())
+            Ok(false)
         };
         for setting in &order {
             let decl = &vocabulary.settings[*setting];
             // Each candidate from the value as it is now: items toggled one after another.
             let mut tried = 0;
+            let mut kept_here = false;
             loop {
-                let current = choices
-                    .settings
-                    .get(*setting)
-                    .or_else(|| base_settings.get(setting))
-                    .cloned()
-                    .unwrap_or_else(|| decl.default.clone());
+                let current = value_of(&choices, setting);
                 let all = candidates(setting, decl, &current, &universe, vocabulary);
                 let Some((value, change)) = all.into_iter().nth(tried) else {
                     break;
                 };
                 tried += 1;
-                let mut trial = choices.clone();
-                if base_settings.get(setting) == Some(&value) {
-                    trial.settings.remove(*setting);
-                } else {
-                    trial.settings.insert(setting.to_string(), value);
-                }
+                let trial = with(&choices, setting, value);
                 // A kept toggle changes the list the next candidates toggle from; the candidates
                 // of a list keep their order, so the count of those tried still holds.
-                consider(&mut choices, &mut scores, trial, setting, change)?;
+                kept_here |= consider(&mut choices, &mut scores, trial, &[setting], change)?;
+            }
+            if kept_here {
+                continue;
+            }
+            // A setting that refines this one (`with case_feature, …`) may be what makes its
+            // change right: each candidate tried with each of theirs.
+            let current = value_of(&choices, setting);
+            'joint: for (value, change) in
+                candidates(setting, decl, &current, &universe, vocabulary)
+            {
+                for refining in refinements.get(setting.as_str()).into_iter().flatten() {
+                    let own = &vocabulary.settings[*refining];
+                    let now = value_of(&choices, refining);
+                    for (second, second_change) in
+                        candidates(refining, own, &now, &universe, vocabulary)
+                    {
+                        let trial = with(&with(&choices, setting, value.clone()), refining, second);
+                        let change = format!("{change} with {refining} {second_change}");
+                        if consider(
+                            &mut choices,
+                            &mut scores,
+                            trial,
+                            &[setting, refining],
+                            change,
+                        )? {
+                            break 'joint;
+                        }
+                    }
+                }
             }
         }
         for (list, words) in &evidence {
@@ -381,7 +433,7 @@ pub fn search(
                 .lexicon
                 .insert(list.clone(), words.keys().cloned().collect());
             let change = format!("+ {} words", words.len());
-            consider(&mut choices, &mut scores, trial, list, change)?;
+            consider(&mut choices, &mut scores, trial, &[list], change)?;
         }
         if !kept {
             break;
