@@ -51,6 +51,7 @@ mod error;
 #[cfg(test)]
 extern crate self as eudify;
 pub mod eval;
+pub mod fit;
 #[cfg(test)]
 mod tests;
 pub mod text;

@@ -10,6 +10,7 @@ mod coordination;
 mod dev_scores;
 mod engine;
 mod eval;
+mod fit;
 mod gapping;
 mod grep;
 mod labels;

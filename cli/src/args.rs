@@ -60,6 +60,11 @@ pub enum Command {
     /// edges against gold (--gold), a search's matches (--grep), filters and scores.
     #[command(after_help = VIEW_HELP)]
     View(ViewArgs),
+    /// Learn a profile from gold enhanced graphs (a hand-annotated sample of a treebank): the
+    /// settings, enhancements and lexicon entries that reproduce it best, each with its evidence,
+    /// written to DIR for `eudify enhance --rules DIR --lang NAME`.
+    #[command(after_help = AFTER_HELP)]
+    Fit(FitArgs),
     /// Work with the rule files themselves.
     #[command(subcommand)]
     Rules(RulesCommand),
@@ -177,6 +182,30 @@ pub struct ViewArgs {
     /// The port --serve listens on (0: a free one, printed).
     #[arg(long, value_name = "N", requires = "serve", default_value_t = crate::serve::DEFAULT_PORT)]
     pub port: u16,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// CoNLL-U files with gold enhanced graphs (DEPS); `-` reads stdin.
+    #[arg(value_name = "GOLD", required = true)]
+    pub gold: Vec<PathBuf>,
+    /// The profile to start from (default: the one --lang, else a treebank code in the file
+    /// names or sent_ids, selects; else universal).
+    #[arg(long, value_name = "CODE")]
+    pub base: Option<String>,
+    /// UD language or treebank code of the sample, for the base profile.
+    #[arg(short, long, value_name = "CODE")]
+    pub lang: Option<String>,
+    /// Name of the fitted profile (default: fitted).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Also print the cross-validated ELAS of the base and the fitted profile over K folds (and
+    /// per enhancement type).
+    #[arg(long, value_name = "K")]
+    pub folds: Option<usize>,
+    /// The folder to write: profiles/NAME.toml, lexicons/NAME.toml, fit-report.txt.
+    #[arg(short, long, value_name = "DIR", required = true)]
+    pub output: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]

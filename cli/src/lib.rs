@@ -8,6 +8,7 @@ mod check;
 mod enhance;
 mod eval;
 mod explain;
+mod fit;
 mod generate;
 mod grep;
 mod output;
@@ -97,6 +98,7 @@ where
         Command::Explain(a) => explain::run(a),
         Command::Grep(a) => grep::run(a),
         Command::View(a) => view::run(a),
+        Command::Fit(a) => fit::run(a),
         Command::Rules(a) => rules::run(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man => generate::man(),

@@ -47,6 +47,8 @@ __all__ = [
     "ExplainedEdge",
     "validate",
     "evaluate",
+    "fit",
+    "Fit",
     "grep",
     "profiles",
     "render",
@@ -328,6 +330,44 @@ def evaluate(gold: PathLike, system: PathLike, phenomena: bool = False) -> Dict[
     ``phenomena``, enhanced edges broken down by phenomenon too). Raises :class:`InputError`
     when either file is not valid CoNLL-U or the system's words differ from the gold's."""
     return json.loads(_eudify.evaluate(os.fspath(gold), os.fspath(system), phenomena))
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A profile learned by :func:`fit`: its ``name``, the ``profile`` file's text (a profile
+    extending the base, each choice with its evidence), the ``lexicon`` file's text (``None``
+    when the gold evidenced no word the base lacks) and the ``report`` ``eudify fit`` prints."""
+
+    name: str
+    profile: str
+    lexicon: Optional[str]
+    report: str
+
+
+def fit(
+    gold: Union[PathLike, List[PathLike]],
+    base: Optional[str] = None,
+    lang: Optional[str] = None,
+    name: Optional[str] = None,
+    folds: int = 0,
+    output: Optional[PathLike] = None,
+) -> Fit:
+    """Learns a profile from gold enhanced graphs, as ``eudify fit GOLD... -o DIR`` does: the
+    settings, enhancements and lexicon entries of a profile extending ``base`` (default: the
+    profile ``lang`` or a treebank code in the file names selects, else ``universal``) that
+    reproduce the gold best. With ``folds`` the report gives cross-validated scores; with
+    ``output`` the folder is written (``Enhancer(name, rules=output)`` then uses it). Raises
+    :class:`InputError` for gold that is not valid CoNLL-U or has no enhanced graph."""
+    paths = [gold] if isinstance(gold, (str, os.PathLike)) else list(gold)
+    fitted = _eudify.fit(
+        [os.fspath(p) for p in paths],
+        base=base,
+        lang=lang,
+        name=name,
+        folds=folds,
+        output=None if output is None else os.fspath(output),
+    )
+    return Fit(*fitted)
 
 
 def grep(

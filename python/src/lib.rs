@@ -350,6 +350,42 @@ fn validate(
     Ok((problems, report.sentences))
 }
 
+/// `eudify fit GOLD... [--base] [--lang] [--name] [--folds] [-o DIR]`: the fitted profile's
+/// name, profile text, lexicon text (or None) and report; written to `output` when given.
+#[pyfunction]
+#[pyo3(signature = (gold, base = None, lang = None, name = None, folds = 0, output = None))]
+fn fit(
+    py: Python<'_>,
+    gold: Vec<PathBuf>,
+    base: Option<String>,
+    lang: Option<String>,
+    name: Option<String>,
+    folds: usize,
+    output: Option<PathBuf>,
+) -> PyResult<(String, String, Option<String>, String)> {
+    let options = eudify::fit::FitOptions {
+        base,
+        lang,
+        name,
+        folds,
+    };
+    let fitted = py
+        .allow_threads(|| {
+            let fitted = eudify::fit::fit(&gold, &options)?;
+            if let Some(dir) = &output {
+                fitted.write(dir)?;
+            }
+            Ok(fitted)
+        })
+        .map_err(|e| to_py(py, e))?;
+    Ok((
+        fitted.name,
+        fitted.profile_text,
+        fitted.lexicon_text,
+        fitted.report,
+    ))
+}
+
 /// `eudify eval --json GOLD SYSTEM [--phenomena]`, as a JSON string.
 #[pyfunction]
 #[pyo3(signature = (gold, system, phenomena = false))]
@@ -501,6 +537,7 @@ fn _eudify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<spacy::SpacyStrings>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(fit, m)?)?;
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
     m.add_function(wrap_pyfunction!(grep, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;

@@ -44,6 +44,24 @@ impl std::error::Error for LoadError {}
 /// Loads profile `name` (no fallback: see [`super::profile::resolve_profile`]) with its rule
 /// files and lexicons, and checks everything, reporting every error at once.
 pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadError> {
+    load_ruleset_parsing(source, name, &mut ParseCache::default())
+}
+
+/// Rule files already parsed, by path and text, for loads that compile many profiles over the
+/// same rule files (`eudify fit` tries hundreds): parsing is most of a load, and a profile's
+/// settings do not change it. A file is reused when it comes at the same place of the load's
+/// files (its spans name it by that place), else parsed again.
+#[derive(Default)]
+pub struct ParseCache {
+    parsed: rustc_hash::FxHashMap<String, (FileId, String, Option<RuleFile>, Vec<Diagnostic>)>,
+}
+
+/// [`load_ruleset`], reusing the files `cache` holds and keeping those it parses.
+pub fn load_ruleset_parsing(
+    source: &RuleSource,
+    name: &str,
+    cache: &mut ParseCache,
+) -> Result<RuleSet, LoadError> {
     let mut sources = SourceMap::new();
     let vocabulary = match Vocabulary::load(source, &mut sources) {
         Ok(vocabulary) => vocabulary,
@@ -73,7 +91,7 @@ pub fn load_ruleset(source: &RuleSource, name: &str) -> Result<RuleSet, LoadErro
     diagnostics.extend(lexicon_errors);
 
     let paths = rule_paths(source, &profile, &mut diagnostics);
-    let files = parse_all(source, &paths, &mut sources, &mut diagnostics);
+    let files = parse_all(source, &paths, &mut sources, &mut diagnostics, Some(cache));
 
     let ctx = Context {
         sources: &sources,
@@ -158,7 +176,7 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
         .into_iter()
         .filter(|p| p.ends_with(".rules"))
         .collect();
-    let files = parse_all(source, &paths, &mut sources, &mut diagnostics);
+    let files = parse_all(source, &paths, &mut sources, &mut diagnostics, None);
     let settings = Settings::defaults(&vocabulary);
     let ctx = Context {
         sources: &sources,
@@ -313,6 +331,7 @@ fn parse_all(
     paths: &[String],
     sources: &mut SourceMap,
     diagnostics: &mut Vec<Diagnostic>,
+    mut cache: Option<&mut ParseCache>,
 ) -> Vec<RuleFile> {
     let mut files = Vec::new();
     let mut read = 0;
@@ -333,8 +352,29 @@ fn parse_all(
             }
         };
         read += text.len();
-        let id = sources.add(source.display_path(path), text.into_owned());
+        let shown = source.display_path(path);
+        let hit =
+            cache
+                .as_deref()
+                .and_then(|c| c.parsed.get(&shown))
+                .filter(|(at, known, _, _)| {
+                    *at == FileId(sources.files().len() as u32) && *known == *text
+                });
+        if let Some((_, _, file, errors)) = hit {
+            diagnostics.extend(errors.iter().cloned());
+            files.extend(file.clone());
+            sources.add(shown, text.into_owned());
+            continue;
+        }
+        let id = sources.add(shown.clone(), text.into_owned());
         let parsed = parse_file(sources, id);
+        if let Some(cache) = cache.as_deref_mut() {
+            let text = sources.get(id).expect("file just added").text.clone();
+            cache.parsed.insert(
+                shown,
+                (id, text, parsed.file.clone(), parsed.errors.clone()),
+            );
+        }
         diagnostics.extend(parsed.errors);
         files.extend(parsed.file);
     }

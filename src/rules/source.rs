@@ -42,6 +42,12 @@ pub enum RuleSource {
         rules: PathBuf,
         lexicons: Option<PathBuf>,
     },
+    /// Files by virtual path over the embedded ones, read once; `dir` is where they were read
+    /// from (for messages), if from a folder.
+    Layered {
+        files: std::sync::Arc<std::collections::BTreeMap<String, String>>,
+        dir: Option<PathBuf>,
+    },
 }
 
 impl RuleSource {
@@ -56,6 +62,9 @@ impl RuleSource {
         if !dir.is_dir() {
             return Err(format!("{}: not a directory", dir.display()));
         }
+        if !holds_rule_files(dir) {
+            return RuleSource::layered_dir(dir);
+        }
         let inside = dir.join("lexicons");
         let source = RuleSource::Dir {
             rules: dir.to_path_buf(),
@@ -69,6 +78,53 @@ impl RuleSource {
             ));
         }
         Ok(source)
+    }
+
+    /// The embedded files with `files` (virtual path → text) added or put in their place.
+    pub fn layered(files: std::collections::BTreeMap<String, String>) -> RuleSource {
+        RuleSource::Layered {
+            files: std::sync::Arc::new(files),
+            dir: None,
+        }
+    }
+
+    /// A folder without rule files, layered over the embedded files: its `profiles/*.toml` (at
+    /// least one), `lexicons/*.toml` and any other file, read once.
+    fn layered_dir(dir: &Path) -> Result<RuleSource, String> {
+        let mut files = std::collections::BTreeMap::new();
+        for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+            let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let rel = entry.path().strip_prefix(dir).expect("walked under dir");
+            let rel: Vec<_> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect();
+            let rel = rel.join("/");
+            if !rel.ends_with(".toml") {
+                continue;
+            }
+            let path = match rel.strip_prefix("lexicons/") {
+                Some(_) => rel.clone(),
+                None => format!("rules/{rel}"),
+            };
+            let text = std::fs::read_to_string(entry.path())
+                .map_err(|e| format!("{}: {e}", entry.path().display()))?;
+            files.insert(path, text);
+        }
+        if !files.keys().any(|p| p.starts_with("rules/profiles/")) {
+            return Err(format!(
+                "{}: no profile: a rules folder holds `profiles/*.toml` beside its `.rules` files \
+                 (`eudify rules export DIR` writes a complete copy to start from)",
+                dir.display()
+            ));
+        }
+        Ok(RuleSource::Layered {
+            files: std::sync::Arc::new(files),
+            dir: Some(dir.to_path_buf()),
+        })
     }
 
     /// Writes every embedded file into `dir` in the layout [`RuleSource::from_dir`] reads:
@@ -103,6 +159,13 @@ impl RuleSource {
     /// Every virtual path under `prefix` (`"rules/"` or `"lexicons/"`), sorted.
     pub fn list(&self, prefix: &str) -> Vec<String> {
         match self {
+            RuleSource::Layered { files, .. } => {
+                let mut out = RuleSource::Embedded.list(prefix);
+                out.extend(files.keys().filter(|p| p.starts_with(prefix)).cloned());
+                out.sort();
+                out.dedup();
+                out
+            }
             RuleSource::Embedded => embedded::FILES
                 .iter()
                 .map(|(p, _)| *p)
@@ -164,6 +227,10 @@ impl RuleSource {
                 .binary_search_by(|(p, _)| (*p).cmp(path))
                 .map(|i| Cow::Borrowed(embedded::FILES[i].1))
                 .map_err(|_| format!("{path}: no such embedded file")),
+            RuleSource::Layered { files, .. } => match files.get(path) {
+                Some(text) => Ok(Cow::Owned(text.clone())),
+                None => RuleSource::Embedded.read(path),
+            },
             RuleSource::Dir { .. } => {
                 let Some(real) = self.real_path(path) else {
                     // Lexicons the folder does not bring are the embedded ones.
@@ -220,6 +287,9 @@ impl RuleSource {
             RuleSource::Embedded => embedded::FILES
                 .binary_search_by(|(p, _)| (*p).cmp(path))
                 .is_ok(),
+            RuleSource::Layered { files, .. } => {
+                files.contains_key(path) || RuleSource::Embedded.exists(path)
+            }
             RuleSource::Dir { lexicons: None, .. } if path.starts_with("lexicons/") => {
                 RuleSource::Embedded.exists(path)
             }
@@ -229,6 +299,16 @@ impl RuleSource {
 
     /// The path to show in messages: the file on disk, or the virtual path of an embedded file.
     pub fn display_path(&self, path: &str) -> String {
+        if let RuleSource::Layered {
+            files,
+            dir: Some(dir),
+        } = self
+        {
+            if files.contains_key(path) {
+                let rel = path.strip_prefix("rules/").unwrap_or(path);
+                return dir.join(rel).display().to_string();
+            }
+        }
         match self.real_path(path) {
             Some(real) => real.display().to_string(),
             None => path.to_string(),
@@ -343,6 +423,15 @@ impl SourceMap {
             col,
         }
     }
+}
+
+/// Whether `dir` holds a `.rules` file anywhere below it (a complete rules folder), or is only
+/// profiles and lexicons to layer over the embedded rules.
+fn holds_rule_files(dir: &Path) -> bool {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .any(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "rules"))
 }
 
 /// Every profile name of the source, sorted.
