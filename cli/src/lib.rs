@@ -158,6 +158,77 @@ fn load_enhancer(rules: Option<&std::path::Path>, code: &str) -> Result<eudify::
     Ok(enhancer)
 }
 
+/// Stdin's first sentences, read to choose the profile, and the rest of it: read it whole
+/// again with [`Replay::into_reader`].
+pub(crate) struct Replay {
+    sample: Vec<u8>,
+    rest: Box<dyn std::io::BufRead>,
+}
+
+impl Replay {
+    pub(crate) fn into_reader(self) -> impl std::io::BufRead {
+        use std::io::Read;
+        std::io::Cursor::new(self.sample).chain(self.rest)
+    }
+}
+
+/// The code to load for `--lang` (as given, in silence) or, without it, for the profile that
+/// `files` show (`eudify::detect_profile`), said on stderr as `eudify: profile cs (why)`. Inputs
+/// that show different profiles, or too little, are an error asking for `--lang`. Stdin (`-`,
+/// at most once) is read once: its first sentences come back in the [`Replay`].
+fn profile_code(
+    lang: Option<&str>,
+    rules: Option<&std::path::Path>,
+    files: &[std::path::PathBuf],
+) -> Result<(String, Option<Replay>)> {
+    if let Some(code) = lang {
+        return Ok((code.to_string(), None));
+    }
+    let mut replay = None;
+    let mut detections: Vec<(String, eudify::Detection)> = Vec::new();
+    for path in files {
+        let name = eudify::files::display_name(path);
+        let detection = if eudify::files::is_stdin(path) {
+            let mut rest = eudify::files::open(path).map_err(|error| eudify::Error::Io {
+                file: name.clone(),
+                error,
+            })?;
+            let sample = eudify::read_sample(&mut rest).map_err(|error| eudify::Error::Io {
+                file: name.clone(),
+                error,
+            })?;
+            let detection =
+                eudify::detect_profile(&name, &String::from_utf8_lossy(&sample), rules)?;
+            replay = Some(Replay { sample, rest });
+            detection
+        } else {
+            eudify::detect_profile_for_file(path, rules)?
+        };
+        detections.push((name, detection));
+    }
+    let Some((_, first)) = detections.first() else {
+        anyhow::bail!(Invalid(
+            "no input to choose a profile from: give --lang CODE".into()
+        ));
+    };
+    if detections.iter().any(|(_, d)| d.profile != first.profile) {
+        let each: Vec<String> = detections
+            .iter()
+            .map(|(name, d)| format!("{name}: {d}"))
+            .collect();
+        anyhow::bail!(Invalid(format!(
+            "the inputs need different profiles; give --lang CODE, or enhance them one at a time:\n  {}",
+            each.join("\n  ")
+        )));
+    }
+    let others = match detections.len() {
+        1 => String::new(),
+        n => format!(" and the {} other inputs agree", n - 1),
+    };
+    eprintln!("eudify: {first}{others}");
+    Ok((first.code.clone(), replay))
+}
+
 /// Whether an error comes from writing to a closed pipe, anywhere in its chain.
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {

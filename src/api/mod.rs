@@ -12,12 +12,17 @@
 //! # Ok::<(), eudify::Error>(())
 //! ```
 
+mod detect;
 mod explain;
 pub mod files;
 mod grep;
 mod rules;
 mod run;
 
+pub use detect::{
+    detect_profile, detect_profile_for_file, read_sample, Detection, Evidence, TextScores,
+    MIN_RATIO, MIN_WORDS, SAMPLE_BYTES, SAMPLE_WORDS,
+};
 pub use explain::{EdgeChange, EnhancedEdge, Explanation, RuleApplication, RuleRef};
 pub use grep::{
     Match, MatchedEdge, MatchedNode, Pattern, SearchCounts, SearchResult, SentenceMatches,
