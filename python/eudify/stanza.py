@@ -18,7 +18,7 @@ import os
 import threading
 import warnings
 from bisect import bisect_right
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Set, Tuple, Union
 
 import eudify
 
@@ -26,6 +26,8 @@ __all__ = ["enhance"]
 
 _ENHANCERS: Dict[Tuple[str, Optional[str]], eudify.Enhancer] = {}
 _LOCK = threading.Lock()
+# The (lang, rules) whose profile, taken from a Document's language, was said already.
+_SAID_FROM_DOC: Set[Tuple[str, Optional[str]]] = set()
 
 
 def _enhancer(lang: str, rules: Optional[str], from_doc: bool = False) -> eudify.Enhancer:
@@ -38,12 +40,13 @@ def _enhancer(lang: str, rules: Optional[str], from_doc: bool = False) -> eudify
         if enhancer is None:
             # Warns once (stacklevel: the caller of enhance) when lang falls back.
             enhancer = _ENHANCERS[key] = eudify.Enhancer(lang, rules)
-            if from_doc:
-                warnings.warn(
-                    f"profile {enhancer.profile} (from the Stanza document's language {lang!r})",
-                    eudify.ProfileWarning,
-                    stacklevel=3,
-                )
+        if from_doc and key not in _SAID_FROM_DOC:
+            _SAID_FROM_DOC.add(key)
+            warnings.warn(
+                f"profile {enhancer.profile} (from the Stanza document's language {lang!r})",
+                eudify.ProfileWarning,
+                stacklevel=3,
+            )
     return enhancer
 
 
