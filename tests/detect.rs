@@ -175,3 +175,23 @@ fn inputs_that_need_different_profiles_are_refused() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn invalid_input_without_lang_gets_its_own_error_not_a_question() {
+    for file in crate::common::bad_files() {
+        let path = file.to_str().unwrap();
+        let given = run(&["enhance", "--lang", "universal", path], b"");
+        let chosen = run(&["enhance", path], b"");
+        assert_eq!(chosen.status.code(), given.status.code(), "{path}");
+        assert_eq!(text(&chosen.stderr), text(&given.stderr), "{path}");
+    }
+}
+
+#[test]
+fn an_empty_input_needs_no_profile() {
+    let out = run(&["enhance"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).starts_with(
+        "eudify: profile universal (the input has no words: every profile gives the same output)"
+    ));
+}

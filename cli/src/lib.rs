@@ -16,7 +16,7 @@ mod rules;
 mod test;
 mod validate;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use args::{Args, Command};
 use clap::Parser;
 use std::ffi::OsString;
@@ -188,23 +188,22 @@ fn profile_code(
     let mut detections: Vec<(String, eudify::Detection)> = Vec::new();
     for path in files {
         let name = eudify::files::display_name(path);
-        let detection = if eudify::files::is_stdin(path) {
-            let mut rest = eudify::files::open(path).map_err(|error| eudify::Error::Io {
-                file: name.clone(),
-                error,
-            })?;
-            let sample = eudify::read_sample(&mut rest).map_err(|error| eudify::Error::Io {
-                file: name.clone(),
-                error,
-            })?;
-            let detection =
-                eudify::detect_profile(&name, &String::from_utf8_lossy(&sample), rules)?;
+        // Opened and read as the command reads its inputs, for the same messages.
+        let mut rest = eudify::files::open(path).with_context(|| format!("{name}: cannot read"))?;
+        let sample =
+            eudify::read_sample(&mut rest).with_context(|| format!("{name}: cannot read"))?;
+        let detection = eudify::detect_profile(&name, &sample, rules)?;
+        if eudify::files::is_stdin(path) {
             replay = Some(Replay { sample, rest });
-            detection
-        } else {
-            eudify::detect_profile_for_file(path, rules)?
-        };
+        }
         detections.push((name, detection));
+    }
+    // An input without words has no say when others have words.
+    if detections
+        .iter()
+        .any(|(_, d)| d.evidence != eudify::Evidence::NoWords)
+    {
+        detections.retain(|(_, d)| d.evidence != eudify::Evidence::NoWords);
     }
     let Some((_, first)) = detections.first() else {
         anyhow::bail!(Invalid(

@@ -3,12 +3,12 @@
 //! A wrong profile costs a lot and shows nothing (a Czech file under `universal` loses 26 ELAS
 //! points and is still valid CoNLL-U), so there is no silent default. In order:
 //!
-//! 1. a UD treebank code in the input's file name (`cs_cac-ud-dev.conllu`, `fr_sequoia-…`,
+//! 1. a UD treebank code in the input's file name (`cs_cac-ud-dev.conllu`, `fr_sequoia-ud-train.conllu`,
 //!    `sv-ud-dev.conllu`), else in its `# newdoc id` or `# sent_id` comments (`sv-ud-dev-1`,
 //!    `cs_cac-s12`), whose language is a profile or a row of `rules/languages.toml`; the code is
-//!    then resolved as `--lang CODE` would be. Codes must have UD's shape (`xx_name` followed by
-//!    `-`, `.`, `_`, `:`, `/` or the end; `xx-ud-`), so that ids such as `sme:1356` or
-//!    `aja_ee199920_1477` are not read as codes;
+//!    then resolved as `--lang CODE` would be. Codes must have UD's shape: in a file name UD's
+//!    naming (`xx_name-ud-`, `xx-ud-`; not `id_out_of_order.conllu`), in a comment that or
+//!    `xx_name` followed by `-`, `.`, `:`, `/` or the end (not `sme:1356`, `aja_ee199920_1477`);
 //! 2. else the language identified from the text: the distinct lemmas and forms of the first
 //!    [`SAMPLE_WORDS`] words found in the lexicons (`lexicons/*.toml`) of exactly one language
 //!    profile are that language's evidence. The profile with the most is chosen when it has at
@@ -16,13 +16,16 @@
 //!    evidence is weak and the answer is an [`Error::NoProfile`] asking for the language. No
 //!    language is known here: the word lists are the profiles' own.
 //!
+//! Weak evidence on input that is not CoNLL-U gives the input's own error (`FILE:LINE: message`)
+//! instead; an input without words gets [`FALLBACK`] (any profile writes it unchanged).
+//!
 //! [`Detection`] says which and why, for the CLI's `eudify: profile cs (…)` line and Python's
 //! warning.
 
 use super::rules::rule_source;
 use crate::error::Error;
 use crate::rules::lexicon::Lexicon;
-use crate::rules::profile::{language_table, load_profile};
+use crate::rules::profile::{language_table, load_profile, FALLBACK};
 use crate::rules::source::profile_names;
 use crate::rules::vocabulary::Vocabulary;
 use crate::rules::{RuleSource, SourceMap};
@@ -41,6 +44,9 @@ pub const SAMPLE_BYTES: u64 = 4 << 20;
 pub const MIN_WORDS: usize = 5;
 /// How many times the next language's distinctive words the chosen language needs at least.
 pub const MIN_RATIO: usize = 2;
+
+/// [`Evidence::Code`]'s place for a code in the input's file name.
+const FILE_NAME: &str = "file name";
 
 /// The profile an input needs and why ([`detect_profile`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +72,9 @@ pub enum Evidence {
     },
     /// The language identified from the text.
     Text(TextScores),
+    /// The input has no words: every profile gives the same output, so the fallback profile
+    /// is as good as any.
+    NoWords,
 }
 
 /// The text identification's counts: per language profile, the distinct words of the sample
@@ -121,6 +130,9 @@ impl Detection {
         match &self.evidence {
             Evidence::Code { place, text } => format!("from {place} \"{text}\""),
             Evidence::Text(scores) => format!("identified from the text: {}", scores.describe()),
+            Evidence::NoWords => {
+                "the input has no words: every profile gives the same output".to_string()
+            }
         }
     }
 }
@@ -137,34 +149,72 @@ impl fmt::Display for Detection {
 /// are `sample` (CoNLL-U; [`read_sample`] reads one; only its first [`SAMPLE_WORDS`] words are
 /// scored), among the embedded rules' profiles or those of `rules`. Weak evidence is an
 /// [`Error::NoProfile`] naming `name`, what was found and asking for the language.
-pub fn detect_profile(name: &str, sample: &str, rules: Option<&Path>) -> Result<Detection, Error> {
+pub fn detect_profile(
+    name: &str,
+    sample: impl AsRef<[u8]>,
+    rules: Option<&Path>,
+) -> Result<Detection, Error> {
+    let bytes = sample.as_ref();
+    // Bytes that are not UTF-8 are the input's error (below), not the scorer's.
+    let sample = String::from_utf8_lossy(bytes);
+    let sample = sample.as_ref();
     let source = rule_source(rules)?;
     let file_name = Path::new(name)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if let Some(detection) = code_evidence(&source, "file name", &file_name) {
+    if let Some(detection) = code_evidence(&source, FILE_NAME, &file_name) {
         return Ok(detection);
     }
     if let Some(detection) = comment_evidence(&source, sample) {
         return Ok(detection);
     }
     let scores = score_text(&source, sample)?;
+    if scores.words == 0 {
+        if let Some(error) = invalid_sentence(name, bytes)? {
+            return Err(error);
+        }
+        return Ok(Detection {
+            code: FALLBACK.to_string(),
+            profile: FALLBACK.to_string(),
+            evidence: Evidence::NoWords,
+        });
+    }
     match scores.winner() {
         Some(best) => Ok(Detection {
             code: best.to_string(),
             profile: best.to_string(),
             evidence: Evidence::Text(scores.clone()),
         }),
-        None => Err(Error::NoProfile {
-            file: name.to_string(),
-            message: format!(
-                "cannot tell which language profile it needs: no treebank code in its name or \
+        // Input that is not CoNLL-U gets its `FILE:LINE: message`, not a question about the
+        // language (its few words are often why the evidence is weak).
+        None => Err(
+            invalid_sentence(name, bytes)?.unwrap_or_else(|| Error::NoProfile {
+                file: name.to_string(),
+                message: format!(
+                    "cannot tell which language profile it needs: no treebank code in its name or \
                  sent_ids, and {} (needed: at least {MIN_WORDS}, and {MIN_RATIO} times the \
                  next); give the language (--lang CODE; `eudify profiles` lists them)",
-                scores.describe()
-            ),
-        }),
+                    scores.describe()
+                ),
+            }),
+        ),
+    }
+}
+
+/// The error of the first invalid sentence of `sample` (up to its last sentence break: the
+/// sample may end inside a sentence), as enhancing it would report it, if any.
+fn invalid_sentence(name: &str, sample: &[u8]) -> Result<Option<Error>, Error> {
+    let cut = sample.len() as u64 >= SAMPLE_BYTES;
+    let whole = match memchr::memmem::rfind(sample, b"\n\n") {
+        Some(end) if cut => &sample[..end + 2],
+        _ => sample,
+    };
+    // `basic` runs no rule: only the reading and checking of the sentences.
+    let reader = super::Enhancer::for_profile("basic", None)?;
+    match reader.run(name, whole, &mut io::sink(), 1) {
+        Err(error @ Error::Input { .. }) => Ok(Some(error)),
+        _ => Ok(None),
     }
 }
 
@@ -179,7 +229,7 @@ pub fn detect_profile_for_file(path: &Path, rules: Option<&Path>) -> Result<Dete
     };
     let mut reader = crate::conllu::input::open(path).map_err(io_error)?;
     let sample = read_sample(&mut reader).map_err(io_error)?;
-    detect_profile(&name, &String::from_utf8_lossy(&sample), rules)
+    detect_profile(&name, sample, rules)
 }
 
 /// The first sentences of `reader`, up to the one that reaches [`SAMPLE_WORDS`] words, and
@@ -232,10 +282,10 @@ fn comment_evidence(source: &RuleSource, sample: &str) -> Option<Detection> {
     found
 }
 
-/// The detection a code at the start of `text` gives, if it has UD's shape (`xx_name` then a
-/// separator or the end, or `xx-ud-`) and its language is known.
+/// The detection a code at the start of `text` gives, if it has UD's shape ([`ud_code`]; in a
+/// file name, UD's file naming: the code then `-ud-`) and its language is known.
 fn code_evidence(source: &RuleSource, place: &'static str, text: &str) -> Option<Detection> {
-    let code = ud_code(text)?;
+    let code = ud_code(text, place == FILE_NAME)?;
     let language = code.split('_').next().unwrap_or_default();
     let known = profile_names(source)
         .iter()
@@ -255,21 +305,30 @@ fn code_evidence(source: &RuleSource, place: &'static str, text: &str) -> Option
     })
 }
 
-/// `cs_cac` of `cs_cac-ud-dev.conllu` or `cs_cac-s1`, `sv` of `sv-ud-dev-1`.
-fn ud_code(text: &str) -> Option<&str> {
+/// `cs_cac` of `cs_cac-ud-dev.conllu` or `cs_cac-s1`, `sv` of `sv-ud-dev-1`: a language code (two
+/// or three lower-case letters) and an optional `_name`, then `-ud-` (or `-ud.`), or, unless
+/// `file_name`, `-`, `.`, `:`, `/` or the end. A file name such as `id_out_of_order.conllu` is
+/// no code (Indonesian's `id`, but not UD's naming).
+fn ud_code(text: &str, file_name: bool) -> Option<&str> {
     let language = text.bytes().take_while(u8::is_ascii_lowercase).count();
     if !(2..=3).contains(&language) {
         return None;
     }
-    let rest = &text[language..];
-    if rest.starts_with("-ud-") || rest.starts_with("-ud.") {
-        return Some(&text[..language]);
+    let mut end = language;
+    if let Some(name) = text[language..].strip_prefix('_') {
+        let name_len = name.bytes().take_while(u8::is_ascii_lowercase).count();
+        if name_len == 0 {
+            return None;
+        }
+        end += 1 + name_len;
     }
-    let name = rest.strip_prefix('_')?;
-    let name_len = name.bytes().take_while(u8::is_ascii_lowercase).count();
-    let after = name[name_len..].bytes().next();
-    let separated = matches!(after, None | Some(b'-' | b'.' | b'_' | b':' | b'/'));
-    (name_len > 0 && separated).then(|| &text[..language + 1 + name_len])
+    let rest = &text[end..];
+    let ud_naming = rest.starts_with("-ud-") || rest.starts_with("-ud.");
+    // A bare language code (`sv`) only in UD's naming: `en-1` says nothing.
+    let separated = end > language
+        && !file_name
+        && matches!(rest.bytes().next(), None | Some(b'-' | b'.' | b':' | b'/'));
+    (ud_naming || separated).then(|| &text[..end])
 }
 
 /// Each language profile's words: the words of every list of its lexicons and the forms and
@@ -385,13 +444,19 @@ mod tests {
 
     #[test]
     fn ud_codes_have_uds_shape() {
-        assert_eq!(ud_code("cs_cac-ud-dev.conllu"), Some("cs_cac"));
-        assert_eq!(ud_code("sv-ud-dev-1"), Some("sv"));
-        assert_eq!(ud_code("fr_sequoia"), Some("fr_sequoia"));
-        assert_eq!(ud_code("aja_ee199920_1477"), None);
-        assert_eq!(ud_code("sme:1356:.r."), None);
-        assert_eq!(ud_code("dev-s1"), None);
-        assert_eq!(ud_code("isst_tanl-19"), None);
+        assert_eq!(ud_code("cs_cac-ud-dev.conllu", true), Some("cs_cac"));
+        assert_eq!(ud_code("sv-ud-dev.conllu", true), Some("sv"));
+        assert_eq!(ud_code("id_out_of_order.conllu", true), None);
+        assert_eq!(ud_code("fr_sequoia.conllu", true), None);
+        assert_eq!(ud_code("sv-ud-dev-1", false), Some("sv"));
+        assert_eq!(ud_code("cs_cac-s1", false), Some("cs_cac"));
+        assert_eq!(ud_code("fr_sequoia", false), Some("fr_sequoia"));
+        assert_eq!(ud_code("en-1", false), None);
+        assert_eq!(ud_code("aja_ee199920_1477", false), None);
+        assert_eq!(ud_code("id_out_of_order", false), None);
+        assert_eq!(ud_code("sme:1356:.r.", false), None);
+        assert_eq!(ud_code("dev-s1", false), None);
+        assert_eq!(ud_code("isst_tanl-19", false), None);
     }
 
     #[test]
