@@ -79,7 +79,7 @@ fn a_treebank_code_in_the_name_or_a_comment_decides() {
     assert_eq!(by_name.profile, "cs");
     assert_eq!(
         by_name.to_string(),
-        "profile cs (from file name \"cs_cac-ud-dev.conllu\")"
+        "profile cs (from file name \"cs_cac-ud-dev.conllu\"; no profile for treebank `cs_cac`: using the language profile `cs`)"
     );
     let by_sent_id = detect_profile(
         "input.conllu",

@@ -225,7 +225,7 @@ fn profile_code(
         n => format!(" and the {} other inputs agree", n - 1),
     };
     eprintln!("eudify: {first}{others}");
-    Ok((first.code.clone(), replay))
+    Ok((first.profile.clone(), replay))
 }
 
 /// Whether an error comes from writing to a closed pipe, anywhere in its chain.

@@ -220,11 +220,11 @@ class Enhancer:
                 if path is not None and os.fspath(path) == "-":
                     raise NoProfileError("<stdin>: cannot be read twice to choose a profile: give lang")
                 if path is not None:
-                    code, _, said = _eudify.detect_profile(os.fspath(path), path=os.fspath(path), rules=self._rules)
+                    _, profile, said = _eudify.detect_profile(os.fspath(path), path=os.fspath(path), rules=self._rules)
                 else:
-                    code, _, said = _eudify.detect_profile("<string>", text=text, rules=self._rules)
+                    _, profile, said = _eudify.detect_profile("<string>", text=text, rules=self._rules)
                 warnings.warn(said, ProfileWarning, stacklevel=stacklevel + 1)
-                inner = _eudify.Enhancer(code, self._rules)
+                inner = _eudify.Enhancer(profile, self._rules)
                 if inner.warning is not None:
                     warnings.warn(inner.warning, stacklevel=stacklevel + 1)
                 self._inner = inner

@@ -441,7 +441,7 @@ def test_without_lang_the_first_input_chooses_the_profile_and_says_why():
 def test_for_input_reads_a_treebank_code_in_the_file_name(tmp_path):
     path = tmp_path / "cs_cac-ud-dev.conllu"
     path.write_text(_without_ids(CAC_SAMPLE.read_text(encoding="utf-8")), encoding="utf-8")
-    with pytest.warns(eudify.ProfileWarning, match=r'profile cs \(from file name "cs_cac-ud-dev.conllu"\)'):
+    with pytest.warns(eudify.ProfileWarning, match=r'profile cs \(from file name "cs_cac-ud-dev.conllu"; no profile for treebank `cs_cac`: using the language profile `cs`\)'):
         enhancer = eudify.Enhancer.for_input(path)
     assert enhancer.profile == "cs"
     assert enhancer.enhance_file(path, tmp_path / "out.conllu")["sentences"] > 0

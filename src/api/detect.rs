@@ -51,10 +51,11 @@ const FILE_NAME: &str = "file name";
 /// The profile an input needs and why ([`detect_profile`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Detection {
-    /// What to give [`crate::Enhancer::for_profile`]: a treebank or language code found in the
-    /// input, or the name of the profile identified from the text.
+    /// The treebank or language code found in the input, or the name of the profile
+    /// identified from the text.
     pub code: String,
-    /// The profile `code` resolves to.
+    /// The profile `code` resolves to: what to give [`crate::Enhancer::for_profile`] (the
+    /// reason says how it was resolved).
     pub profile: String,
     /// The evidence.
     pub evidence: Evidence,
@@ -69,6 +70,9 @@ pub enum Evidence {
         place: &'static str,
         /// The name or comment value it was found in.
         text: String,
+        /// How the code was resolved when it has no profile of its own (`--lang`'s warning:
+        /// `no profile for treebank `cs_cac`: using the language profile `cs``).
+        fallback: Option<String>,
     },
     /// The language identified from the text.
     Text(TextScores),
@@ -128,7 +132,14 @@ impl Detection {
     /// text: …`.
     pub fn reason(&self) -> String {
         match &self.evidence {
-            Evidence::Code { place, text } => format!("from {place} \"{text}\""),
+            Evidence::Code {
+                place,
+                text,
+                fallback,
+            } => match fallback {
+                Some(fallback) => format!("from {place} \"{text}\"; {fallback}"),
+                None => format!("from {place} \"{text}\""),
+            },
             Evidence::Text(scores) => format!("identified from the text: {}", scores.describe()),
             Evidence::NoWords => {
                 "the input has no words: every profile gives the same output".to_string()
@@ -294,13 +305,14 @@ fn code_evidence(source: &RuleSource, place: &'static str, text: &str) -> Option
     if !known {
         return None;
     }
-    let (profile, _) = crate::rules::resolve_profile(source, code);
+    let (profile, fallback) = crate::rules::resolve_profile(source, code);
     Some(Detection {
         code: code.to_string(),
         profile,
         evidence: Evidence::Code {
             place,
             text: text.to_string(),
+            fallback,
         },
     })
 }
