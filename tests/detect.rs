@@ -83,14 +83,14 @@ fn a_treebank_code_in_the_name_or_a_comment_decides() {
     );
     let by_sent_id = detect_profile(
         "input.conllu",
-        &format!("# sent_id = sv-ud-dev-1\n{sentence}"),
+        format!("# sent_id = sv-ud-dev-1\n{sentence}"),
         None,
     )
     .unwrap();
     assert_eq!(by_sent_id.profile, "sv");
     let by_newdoc = detect_profile(
         "-",
-        &format!("# newdoc id = en_ewt-weblog-1\n# sent_id = 1\n{sentence}"),
+        format!("# newdoc id = en_ewt-weblog-1\n# sent_id = 1\n{sentence}"),
         None,
     )
     .unwrap();
@@ -98,7 +98,7 @@ fn a_treebank_code_in_the_name_or_a_comment_decides() {
     // sent_ids that are no codes (`sme:1356`, North Sami's code followed by no treebank name).
     let no_code = detect_profile(
         "in.conllu",
-        &format!("# sent_id = sme:1356:.r.\n{sentence}"),
+        format!("# sent_id = sme:1356:.r.\n{sentence}"),
         None,
     );
     assert!(matches!(no_code, Err(Error::NoProfile { .. })));
