@@ -57,6 +57,15 @@ pub enum Error {
         /// The panic's message.
         message: String,
     },
+    /// No language was given and the input does not show which profile it needs (see
+    /// [`crate::detect_profile`]): the message says what was found and asks for the language.
+    #[error("{file}: {message}")]
+    NoProfile {
+        /// The input's name.
+        file: String,
+        /// What the input showed, and what to give.
+        message: String,
+    },
     /// The worker threads could not be started.
     #[error("starting worker threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
@@ -68,7 +77,10 @@ impl Error {
     /// cannot be read or written) or a bug.
     pub fn is_invalid_input(&self) -> bool {
         match self {
-            Error::Rules(_) | Error::Input { .. } | Error::NoSuchSentence { .. } => true,
+            Error::Rules(_)
+            | Error::Input { .. }
+            | Error::NoSuchSentence { .. }
+            | Error::NoProfile { .. } => true,
             Error::Io { error, .. } => is_invalid_data(error),
             Error::Output(_) | Error::Internal { .. } | Error::Threads(_) => false,
         }

@@ -58,6 +58,10 @@ pub mod text;
 pub mod validate;
 
 pub use api::{
+    detect_profile, detect_profile_for_file, read_sample, Detection, Evidence, TextScores,
+    MIN_RATIO, MIN_WORDS, SAMPLE_BYTES, SAMPLE_WORDS,
+};
+pub use api::{
     check_rules, export_rules, files, profiles, test_examples, worker_threads, EdgeChange,
     EnhancedEdge, Enhancer, ExampleFailure, ExampleReport, Explanation, Match, MatchedEdge,
     MatchedNode, OnError, Pattern, Profile, Report, RuleApplication, RuleRef, RunOptions, Runaway,

@@ -5,7 +5,7 @@ use std::process::Stdio;
 
 fn snapshot_error(name: &str) {
     let path = format!("tests/data/bad/{name}.conllu");
-    let out = run(&["enhance", &path], b"");
+    let out = run(&["enhance", "--lang", "universal", &path], b"");
     assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out.stderr));
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with(&format!("{path}:")), "{stderr}");
@@ -63,7 +63,10 @@ const BAD: &str = "1\tb\tb\tX\t_\t_\t2\troot\t_\t_\n\n";
 #[test]
 fn copy_mode_keeps_every_sentence_and_counts_the_bad_ones() {
     let input = format!("{GOOD}{BAD}{GOOD}{BAD}");
-    let out = run(&["enhance", "--on-error", "copy"], input.as_bytes());
+    let out = run(
+        &["enhance", "--lang", "universal", "--on-error", "copy"],
+        input.as_bytes(),
+    );
     assert!(out.status.success());
     let enhanced = GOOD.replace("root\t_", "root\t0:root");
     assert_eq!(text(&out.stdout), format!("{enhanced}{BAD}{enhanced}{BAD}"));
@@ -84,7 +87,7 @@ fn copy_mode_keeps_every_sentence_and_counts_the_bad_ones() {
 #[test]
 fn fail_mode_writes_what_came_before_and_stops() {
     let input = format!("{GOOD}{BAD}{GOOD}");
-    let out = run(&["enhance"], input.as_bytes());
+    let out = run(&["enhance", "--lang", "universal"], input.as_bytes());
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), GOOD.replace("root\t_", "root\t0:root"));
     assert_eq!(
@@ -109,7 +112,7 @@ fn missing_file_is_an_error_not_a_panic() {
 
 #[test]
 fn empty_input_gives_empty_output_and_a_warning() {
-    let out = run(&["enhance"], b"");
+    let out = run(&["enhance", "--lang", "universal"], b"");
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
     assert_eq!(
@@ -189,7 +192,10 @@ fn a_sentence_over_a_size_limit_is_an_error_or_copied_and_counted() {
         ),
     ];
     for (flag, value, input, message) in cases {
-        let out = run(&["enhance", flag, value], input.as_bytes());
+        let out = run(
+            &["enhance", "--lang", "universal", flag, value],
+            input.as_bytes(),
+        );
         assert_eq!(out.status.code(), Some(1), "{flag}: {}", text(&out.stderr));
         assert!(
             text(&out.stderr).starts_with(message),
@@ -205,6 +211,8 @@ fn a_sentence_over_a_size_limit_is_an_error_or_copied_and_counted() {
             let out = run(
                 &[
                     "enhance",
+                    "--lang",
+                    "universal",
                     "--threads",
                     threads,
                     "--on-error",
@@ -245,6 +253,8 @@ fn a_sentence_far_over_the_byte_limit_is_streamed_through() {
     for threads in ["1", "2"] {
         let args = [
             "enhance",
+            "--lang",
+            "universal",
             "--threads",
             threads,
             "--on-error",
@@ -276,7 +286,13 @@ fn a_sentence_far_over_the_byte_limit_is_streamed_through() {
         );
     }
     let out = run(
-        &["enhance", "--max-sentence-bytes", "1000"],
+        &[
+            "enhance",
+            "--lang",
+            "universal",
+            "--max-sentence-bytes",
+            "1000",
+        ],
         input.as_bytes(),
     );
     assert_eq!(out.status.code(), Some(1));
@@ -325,7 +341,7 @@ fn ids_and_heads_with_a_leading_zero_are_rejected() {
         ("1-02\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", "<stdin>:1: malformed multiword token ID '1-02'"),
     ];
     for (sentence, message) in cases {
-        let out = run(&["enhance"], sentence.as_bytes());
+        let out = run(&["enhance", "--lang", "universal"], sentence.as_bytes());
         assert_eq!(out.status.code(), Some(1), "{sentence}");
         assert!(
             text(&out.stderr).starts_with(message),
@@ -333,7 +349,7 @@ fn ids_and_heads_with_a_leading_zero_are_rejected() {
             text(&out.stderr)
         );
         let out = run(
-            &["enhance", "--on-error", "copy"],
+            &["enhance", "--lang", "universal", "--on-error", "copy"],
             format!("{GOOD}{sentence}").as_bytes(),
         );
         assert!(out.status.success());
@@ -348,7 +364,10 @@ fn a_corrupt_gzip_error_names_its_position() {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     encoder.write_all(GOOD.repeat(20_000).as_bytes()).unwrap();
     let whole = encoder.finish().unwrap();
-    let out = run(&["enhance"], &whole[..whole.len() / 2]);
+    let out = run(
+        &["enhance", "--lang", "universal"],
+        &whole[..whole.len() / 2],
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(

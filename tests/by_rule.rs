@@ -225,7 +225,14 @@ fn cli_usage_and_input_errors() {
             "{args:?}: {message:?} not in {stderr}"
         );
     };
-    fails(&["eval", "--by-rule", file], 2, "--lang");
+    // Without --lang, the profile GOLD shows, said (no silent profile).
+    let chosen = run(&["eval", "--by-rule", file], b"");
+    assert!(chosen.status.success(), "{}", text(&chosen.stderr));
+    assert!(
+        text(&chosen.stderr).starts_with("eudify: profile en (identified from the text: "),
+        "{}",
+        text(&chosen.stderr)
+    );
     fails(&["eval", "--lang", "en", file, file], 2, "--by-rule");
     fails(
         &["eval", "--by-rule", "--lang", "en", "--phenomena", file],

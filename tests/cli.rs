@@ -255,7 +255,16 @@ fn output_flag_writes_the_file_and_replaces_it_only_on_success() {
     }
     // A failed run leaves the file as it was: no partial output that looks like a result.
     let bad = b"1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n1\tb\tb\tX\t_\t_\t2\troot\t_\t_\n\n";
-    let out = run(&["enhance", "-o", path.to_str().unwrap()], bad);
+    let out = run(
+        &[
+            "enhance",
+            "--lang",
+            "universal",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        bad,
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(std::fs::read(&path).unwrap(), stdout);
     // The output may be the input: it is read whole before it is replaced.
@@ -299,7 +308,10 @@ fn output_flag_writes_the_file_and_replaces_it_only_on_success() {
         );
     }
     // Not a regular file: written to, not replaced.
-    let out = run(&["enhance", SAMPLE, "-o", "/dev/null"], b"");
+    let out = run(
+        &["enhance", "--lang", "universal", SAMPLE, "-o", "/dev/null"],
+        b"",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(std::fs::metadata("/dev/null")
         .unwrap()
@@ -406,7 +418,7 @@ fn gzip_input_is_read_in_every_subcommand() {
     let bad_gz = tmp("gzip-bad.conllu");
     std::fs::write(&bad_gz, gzip(&bad)).unwrap();
     let bad_gz = bad_gz.to_str().unwrap();
-    let out = run(&["enhance", bad_gz], b"");
+    let out = run(&["enhance", "--lang", "universal", bad_gz], b"");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
@@ -425,7 +437,7 @@ fn gzip_input_is_read_in_every_subcommand() {
     std::fs::write(&truncated, &whole[..whole.len() / 2]).unwrap();
     let truncated = truncated.to_str().unwrap();
     for args in [
-        vec!["enhance", truncated],
+        vec!["enhance", "--lang", "universal", truncated],
         vec!["validate", truncated],
         vec!["eval", truncated, truncated],
     ] {
@@ -508,7 +520,7 @@ fn exit_codes_tell_usage_errors_from_invalid_input() {
             text(&out.stderr)
         );
     }
-    let out = run(&["enhance"], b"1\ta\n\n");
+    let out = run(&["enhance", "--lang", "universal"], b"1\ta\n\n");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
@@ -594,11 +606,17 @@ fn copy_summary_counts_in_words() {
             "eudify: 2,077 sentences, 1 invalid one copied unchanged",
         ),
     ] {
-        let out = run(&["enhance", "--on-error", "copy"], input.as_bytes());
+        let out = run(
+            &["enhance", "--lang", "universal", "--on-error", "copy"],
+            input.as_bytes(),
+        );
         assert!(out.status.success());
         assert_eq!(text(&out.stderr).lines().last(), Some(summary));
     }
-    let out = run(&["enhance", "--on-error", "copy"], GOOD.as_bytes());
+    let out = run(
+        &["enhance", "--lang", "universal", "--on-error", "copy"],
+        GOOD.as_bytes(),
+    );
     assert!(
         out.stderr.is_empty(),
         "no summary when nothing was copied: {}",

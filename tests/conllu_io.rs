@@ -74,8 +74,14 @@ fn output_is_identical_for_one_and_two_threads() {
         .flat_map(|f| std::fs::read(f).unwrap())
         .collect();
     assert!(input.len() > 2 * 256 * 1024, "{} bytes", input.len());
-    let one = run(&["enhance", "--threads", "1"], &input);
-    let two = run(&["enhance", "--threads", "2"], &input);
+    let one = run(
+        &["enhance", "--lang", "universal", "--threads", "1"],
+        &input,
+    );
+    let two = run(
+        &["enhance", "--lang", "universal", "--threads", "2"],
+        &input,
+    );
     assert!(
         one.status.success() && two.status.success(),
         "{}",

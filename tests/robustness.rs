@@ -236,7 +236,7 @@ fn a_line_of_spaces_is_named_as_such() {
     for line in ["   ", " ", "\t", " \t ", "\t\t\t\t\t\t\t\t\t"] {
         let input =
             format!("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n{line}\n1\tb\tb\tX\t_\t_\t0\troot\t_\t_\n\n");
-        let out = run(&["enhance"], input.as_bytes());
+        let out = run(&["enhance", "--lang", "universal"], input.as_bytes());
         assert_eq!(out.status.code(), Some(1), "{line:?}");
         let expected = "<stdin>:2: line holds only spaces or tabs: a blank line between sentences must be empty\n";
         assert_eq!(text(&out.stderr), expected, "{line:?}");

@@ -7,6 +7,7 @@ mod common;
 mod conllu_io;
 mod control;
 mod coordination;
+mod detect;
 mod dev_scores;
 mod engine;
 mod eval;

@@ -119,7 +119,8 @@ pub struct GrepArgs {
     /// instead of the file's own DEPS; `@profile` lists are the profile's.
     #[arg(short, long, value_name = "CODE")]
     pub lang: Option<String>,
-    /// Rules folder to use with --lang instead of the embedded rules.
+    /// Rules folder to use instead of the embedded rules: search the graph they compute (with
+    /// --lang's profile, or without it the profile the input shows, said on stderr).
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
     /// Print the number of matches (per file when there are several).
@@ -210,9 +211,10 @@ pub struct FitArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
-    /// UD language or treebank code, or a profile name.
-    #[arg(short, long, default_value = "universal")]
-    pub lang: String,
+    /// UD language or treebank code, or a profile name (default: the profile the input shows,
+    /// said on stderr; see `eudify enhance --help`).
+    #[arg(short, long, value_name = "CODE")]
+    pub lang: Option<String>,
     /// Rules folder to use instead of the embedded rules.
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
@@ -234,8 +236,11 @@ pub struct ExplainArgs {
 #[derive(clap::Args, Debug)]
 pub struct EnhanceArgs {
     /// UD language code (`cs`) or treebank code (`cs_cac`, `en_ewt`), or a profile name (`basic`).
-    #[arg(short, long, default_value = "universal")]
-    pub lang: String,
+    /// Without it, the profile the input shows (a treebank code in the file name, `# newdoc id`
+    /// or `# sent_id`, else the language of its words), said on stderr; weak evidence is an
+    /// error asking for --lang.
+    #[arg(short, long, value_name = "CODE")]
+    pub lang: Option<String>,
     /// Load rules, profiles and lexicons from this folder instead of the embedded ones.
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
@@ -340,10 +345,10 @@ pub struct EvalArgs {
     /// Enhance SYSTEM's basic trees (its DEPS ignored; without SYSTEM, GOLD's own) with the
     /// rules of --lang, then list for each rule the edges it made that gold lacks and the gold
     /// edges it removed, and per phenomenon the gold edges missing (docs/evaluation.md).
-    #[arg(long, requires = "lang", conflicts_with_all = ["phenomena", "gram_eval", "macro_average", "bootstrap", "compare"])]
+    #[arg(long, conflicts_with_all = ["phenomena", "gram_eval", "macro_average", "bootstrap", "compare"])]
     pub by_rule: bool,
     /// With --by-rule: the language or treebank code, or profile, whose rules run (as
-    /// `enhance --lang`).
+    /// `enhance --lang`; without it, the profile GOLD shows, said on stderr).
     #[arg(short, long, value_name = "CODE", requires = "by_rule")]
     pub lang: Option<String>,
     /// With --by-rule: rules folder to use instead of the embedded rules.

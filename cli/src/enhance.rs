@@ -12,7 +12,20 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 pub fn run(args: EnhanceArgs) -> Result<u8> {
-    let mut enhancer = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
+    let files = if args.files.is_empty() {
+        vec!["-".into()]
+    } else {
+        args.files
+    };
+    if files.iter().any(|f| is_stdin(f)) && io::stdin().is_terminal() {
+        // Nothing is piped in: say what the command waits for instead of seeming to hang.
+        eprintln!(
+            "eudify enhance: reading CoNLL-U from the terminal; end it with Ctrl-D (or give FILE: eudify enhance --help)"
+        );
+    }
+    let (code, mut replay) =
+        super::profile_code(args.lang.as_deref(), args.rules.as_deref(), &files)?;
+    let mut enhancer = super::load_enhancer(args.rules.as_deref(), &code)?;
     if let Some(per_word) = args.search_budget {
         enhancer = enhancer.with_search_budget(per_word);
     }
@@ -29,17 +42,6 @@ pub fn run(args: EnhanceArgs) -> Result<u8> {
     };
     let mut runner = enhancer.runner(options)?;
     runner.set_limits(args.limits.limits());
-    let files = if args.files.is_empty() {
-        vec!["-".into()]
-    } else {
-        args.files
-    };
-    if files.iter().any(|f| is_stdin(f)) && io::stdin().is_terminal() {
-        // Nothing is piped in: say what the command waits for instead of seeming to hang.
-        eprintln!(
-            "eudify enhance: reading CoNLL-U from the terminal; end it with Ctrl-D (or give FILE: eudify enhance --help)"
-        );
-    }
     let progress = Progress::for_files(&files, args.progress);
     if let Some(progress) = &progress {
         let progress = progress.clone();
@@ -50,7 +52,10 @@ pub fn run(args: EnhanceArgs) -> Result<u8> {
     let mut notice = |line: String| eprintln!("{line}");
     for path in &files {
         let name = display_name(path);
-        let reader = open(path).with_context(|| format!("{name}: cannot read"))?;
+        let reader: Box<dyn io::BufRead> = match replay.take_if(|_| is_stdin(path)) {
+            Some(replay) => Box::new(replay.into_reader()),
+            None => open(path).with_context(|| format!("{name}: cannot read"))?,
+        };
         let file_summary = runner.enhance(&name, reader, &mut out, &mut notice)?;
         if file_summary.sentences == 0 {
             notice(format!("warning: {name}: no sentences (empty input)"));

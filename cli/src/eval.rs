@@ -113,7 +113,7 @@ pub fn run(args: EvalArgs) -> Result<u8> {
     Ok(super::EXIT_SUCCESS)
 }
 
-/// `eval --by-rule GOLD [SYSTEM] --lang CODE`: SYSTEM's basic trees (GOLD's without SYSTEM)
+/// `eval --by-rule GOLD [SYSTEM] [--lang CODE]`: SYSTEM's basic trees (GOLD's without SYSTEM)
 /// enhanced, their errors against GOLD broken down by rule and by phenomenon.
 fn run_by_rule(args: EvalArgs) -> Result<u8> {
     let (gold, system) = match args.files.as_slice() {
@@ -130,11 +130,18 @@ fn run_by_rule(args: EvalArgs) -> Result<u8> {
             files.len()
         ),
     };
-    let lang = args
-        .lang
-        .as_deref()
-        .context("--by-rule needs --lang CODE")?;
-    let enhancer = super::load_enhancer(args.rules.as_deref(), lang)?;
+    // GOLD and SYSTEM hold one text: the profile is chosen from the one that is not stdin.
+    let shown_by = if eudify::files::is_stdin(gold) {
+        system
+    } else {
+        gold
+    };
+    let (lang, _) = super::profile_code(
+        args.lang.as_deref(),
+        args.rules.as_deref(),
+        std::slice::from_ref(shown_by),
+    )?;
+    let enhancer = super::load_enhancer(args.rules.as_deref(), &lang)?;
     let result = enhancer.evaluate_by_rule(gold, system)?;
     for runaway in &result.runaways {
         eprintln!("{runaway} (scored with the basic copy)");

@@ -7,12 +7,17 @@ use eudify::files::{display_name, open};
 use std::io::Write;
 
 pub fn run(args: ExplainArgs) -> Result<u8> {
-    let mut enhancer = super::load_enhancer(args.rules.as_deref(), &args.lang)?;
+    let files = [args.file.clone()];
+    let (code, replay) = super::profile_code(args.lang.as_deref(), args.rules.as_deref(), &files)?;
+    let mut enhancer = super::load_enhancer(args.rules.as_deref(), &code)?;
     if let Some(per_word) = args.search_budget {
         enhancer = enhancer.with_search_budget(per_word);
     }
     let name = display_name(&args.file);
-    let reader = open(&args.file).with_context(|| format!("{name}: cannot read"))?;
+    let reader: Box<dyn std::io::BufRead> = match replay {
+        Some(replay) => Box::new(replay.into_reader()),
+        None => open(&args.file).with_context(|| format!("{name}: cannot read"))?,
+    };
     let mut out = Output::create(args.output.as_deref())?;
     let mut shown = 0;
     enhancer.explain_each(&name, reader, &mut |sentence| {

@@ -31,25 +31,31 @@ pub fn run(args: GrepArgs) -> Result<u8> {
     if files.is_empty() {
         files.push("-".into());
     }
-    let pattern = match &args.lang {
-        Some(code) => {
-            let pattern = Pattern::for_profile(&text, &name, code, args.rules.as_deref())?;
-            if let Some(warning) = pattern.enhancer().and_then(|e| e.warning()) {
-                eprintln!("warning: {warning}");
-            }
-            pattern
+    // The graph a profile computes is searched with --lang or --rules; with --rules alone, the
+    // profile the inputs show.
+    let mut replay = None;
+    let pattern = if args.lang.is_some() || args.rules.is_some() {
+        let (code, sample) =
+            super::profile_code(args.lang.as_deref(), args.rules.as_deref(), &files)?;
+        replay = sample;
+        let pattern = Pattern::for_profile(&text, &name, &code, args.rules.as_deref())?;
+        if let Some(warning) = pattern.enhancer().and_then(|e| e.warning()) {
+            eprintln!("warning: {warning}");
         }
-        None if args.rules.is_some() => anyhow::bail!(super::Invalid(
-            "--rules needs --lang (the profile whose graph is searched)".into()
-        )),
-        None => Pattern::named(&text, &name)?,
+        pattern
+    } else {
+        Pattern::named(&text, &name)?
     };
     let mut out = Output::create(None)?;
     let mut clusters: BTreeMap<Vec<String>, usize> = BTreeMap::new();
     let mut totals = Vec::new();
     for file in &files {
         let name = display_name(file);
-        let reader = open(file).with_context(|| format!("{name}: cannot read"))?;
+        let reader: Box<dyn std::io::BufRead> =
+            match replay.take_if(|_| eudify::files::is_stdin(file)) {
+                Some(replay) => Box::new(replay.into_reader()),
+                None => open(file).with_context(|| format!("{name}: cannot read"))?,
+            };
         let counts = pattern.search_each(&name, reader, &mut |sentence| {
             let shown = show(&args, &name, &sentence, &mut out, &mut clusters);
             // A write error stays one (a closed pipe ends the run quietly, as in every command).

@@ -19,7 +19,7 @@ mod test;
 mod validate;
 mod view;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use args::{Args, Command};
 use clap::Parser;
 use std::ffi::OsString;
@@ -161,6 +161,76 @@ fn load_enhancer(rules: Option<&std::path::Path>, code: &str) -> Result<eudify::
         eprintln!("warning: {warning}");
     }
     Ok(enhancer)
+}
+
+/// Stdin's first sentences, read to choose the profile, and the rest of it: read it whole
+/// again with [`Replay::into_reader`].
+pub(crate) struct Replay {
+    sample: Vec<u8>,
+    rest: Box<dyn std::io::BufRead>,
+}
+
+impl Replay {
+    pub(crate) fn into_reader(self) -> impl std::io::BufRead {
+        use std::io::Read;
+        std::io::Cursor::new(self.sample).chain(self.rest)
+    }
+}
+
+/// The code to load for `--lang` (as given, in silence) or, without it, for the profile that
+/// `files` show (`eudify::detect_profile`), said on stderr as `eudify: profile cs (why)`. Inputs
+/// that show different profiles, or too little, are an error asking for `--lang`. Stdin (`-`,
+/// at most once) is read once: its first sentences come back in the [`Replay`].
+fn profile_code(
+    lang: Option<&str>,
+    rules: Option<&std::path::Path>,
+    files: &[std::path::PathBuf],
+) -> Result<(String, Option<Replay>)> {
+    if let Some(code) = lang {
+        return Ok((code.to_string(), None));
+    }
+    let mut replay = None;
+    let mut detections: Vec<(String, eudify::Detection)> = Vec::new();
+    for path in files {
+        let name = eudify::files::display_name(path);
+        // Opened and read as the command reads its inputs, for the same messages.
+        let mut rest = eudify::files::open(path).with_context(|| format!("{name}: cannot read"))?;
+        let sample =
+            eudify::read_sample(&mut rest).with_context(|| format!("{name}: cannot read"))?;
+        let detection = eudify::detect_profile(&name, &sample, rules)?;
+        if eudify::files::is_stdin(path) {
+            replay = Some(Replay { sample, rest });
+        }
+        detections.push((name, detection));
+    }
+    // An input without words has no say when others have words.
+    if detections
+        .iter()
+        .any(|(_, d)| d.evidence != eudify::Evidence::NoWords)
+    {
+        detections.retain(|(_, d)| d.evidence != eudify::Evidence::NoWords);
+    }
+    let Some((_, first)) = detections.first() else {
+        anyhow::bail!(Invalid(
+            "no input to choose a profile from: give --lang CODE".into()
+        ));
+    };
+    if detections.iter().any(|(_, d)| d.profile != first.profile) {
+        let each: Vec<String> = detections
+            .iter()
+            .map(|(name, d)| format!("{name}: {d}"))
+            .collect();
+        anyhow::bail!(Invalid(format!(
+            "the inputs need different profiles; give --lang CODE, or enhance them one at a time:\n  {}",
+            each.join("\n  ")
+        )));
+    }
+    let others = match detections.len() {
+        1 => String::new(),
+        n => format!(" and the {} other inputs agree", n - 1),
+    };
+    eprintln!("eudify: {first}{others}");
+    Ok((first.profile.clone(), replay))
 }
 
 /// Whether an error comes from writing to a closed pipe, anywhere in its chain.

@@ -25,8 +25,10 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Optional, Tuple, TypedDict, Union
 
+import threading
+
 from . import _eudify
-from ._eudify import InputError, RulesError
+from ._eudify import InputError, NoProfileError, RulesError
 
 __all__ = [
     "Enhancer",
@@ -34,6 +36,8 @@ __all__ = [
     "Drawing",
     "InputError",
     "RulesError",
+    "NoProfileError",
+    "ProfileWarning",
     "Report",
     "Runaway",
     "RunawayWarning",
@@ -206,6 +210,10 @@ class Drawing:
 
     def __str__(self) -> str:
         return self.html
+class ProfileWarning(UserWarning):
+    """Which profile was chosen for an input given without a language, and why: ``profile cs
+    (from sent_id "cs_cac-s1")``, ``profile fr (identified from the text: …)``, the line
+    ``eudify enhance`` prints on stderr without ``--lang``."""
 
 
 class Enhancer:
@@ -219,24 +227,65 @@ class Enhancer:
     CLI's ``warning:``). ``rules`` is an edited copy of the
     repository's ``rules/`` directory to use instead of the rules built in. Raises
     :class:`RulesError` when the rules do not load. One object can be shared by threads.
+
+    Without ``lang`` there is no default profile: the first input decides, as ``eudify
+    enhance`` without ``--lang`` does — a UD treebank code in the file name, ``# newdoc id`` or
+    ``# sent_id``, else the language its words show against the profiles' lexicons — and the
+    choice is said with a :class:`ProfileWarning`; when the input shows too little,
+    :class:`NoProfileError` is raised, asking for ``lang``. Every later input uses the same
+    profile. :meth:`for_input` decides at once.
     """
 
-    __slots__ = ("_inner",)
+    __slots__ = ("_inner", "_rules", "_lock")
 
-    def __init__(self, lang: str = "cs", rules: Optional[PathLike] = None) -> None:
-        self._inner = _eudify.Enhancer(lang, None if rules is None else os.fspath(rules))
-        if self._inner.warning is not None:
-            warnings.warn(self._inner.warning, stacklevel=2)
+    def __init__(self, lang: Optional[str] = None, rules: Optional[PathLike] = None) -> None:
+        self._rules = None if rules is None else os.fspath(rules)
+        self._lock = threading.Lock()
+        self._inner: Any = None
+        if lang is not None:
+            self._inner = _eudify.Enhancer(lang, self._rules)
+            if self._inner.warning is not None:
+                warnings.warn(self._inner.warning, stacklevel=2)
+
+    @classmethod
+    def for_input(cls, path_or_text: Union[PathLike, str], rules: Optional[PathLike] = None) -> "Enhancer":
+        """The enhancer for the profile ``path_or_text`` shows (a string containing a newline
+        is CoNLL-U text, anything else a path, gzip or not), chosen now and said with a
+        :class:`ProfileWarning`; raises :class:`NoProfileError` when it shows too little."""
+        enhancer = cls(None, rules)
+        if isinstance(path_or_text, str) and "\n" in path_or_text:
+            enhancer._chosen(text=path_or_text, stacklevel=2)
+        else:
+            enhancer._chosen(path=path_or_text, stacklevel=2)
+        return enhancer
+
+    def _chosen(self, *, text: Optional[str] = None, path: Optional[PathLike] = None, stacklevel: int) -> Any:
+        """The native enhancer, its profile chosen from this input if none is yet."""
+        with self._lock:
+            if self._inner is None:
+                if path is not None and os.fspath(path) == "-":
+                    raise NoProfileError("<stdin>: cannot be read twice to choose a profile: give lang")
+                if path is not None:
+                    _, profile, said = _eudify.detect_profile(os.fspath(path), path=os.fspath(path), rules=self._rules)
+                else:
+                    _, profile, said = _eudify.detect_profile("<string>", text=text, rules=self._rules)
+                warnings.warn(said, ProfileWarning, stacklevel=stacklevel + 1)
+                inner = _eudify.Enhancer(profile, self._rules)
+                if inner.warning is not None:
+                    warnings.warn(inner.warning, stacklevel=stacklevel + 1)
+                self._inner = inner
+            return self._inner
 
     @property
-    def profile(self) -> str:
-        """The profile ``lang`` resolved to."""
-        return self._inner.profile
+    def profile(self) -> Optional[str]:
+        """The profile ``lang`` resolved to (``None`` while an enhancer made without ``lang``
+        has seen no input)."""
+        return None if self._inner is None else self._inner.profile
 
     @property
     def warning(self) -> Optional[str]:
         """Why ``lang`` was resolved to a fallback profile, or ``None``."""
-        return self._inner.warning
+        return None if self._inner is None else self._inner.warning
 
     def enhance(self, conllu: str, *, strict: bool = False) -> Enhanced:
         """Returns ``conllu`` with every sentence's DEPS column (and empty nodes) recomputed;
@@ -251,7 +300,7 @@ class Enhancer:
     def enhance_with_report(self, conllu: str, *, strict: bool = False) -> Tuple[Enhanced, Report]:
         """:meth:`enhance`, and the :class:`Report` of what was done (its runaways' ``file`` is
         ``"<string>"``, ``line`` the line of ``conllu``)."""
-        enhanced, report = self._inner.enhance(conllu)
+        enhanced, report = self._chosen(text=conllu, stacklevel=2).enhance(conllu)
         _tell(report, strict, stacklevel=2)
         return Enhanced(enhanced, conllu, self._inner), report
 
@@ -263,7 +312,7 @@ class Enhancer:
         written. Raises :class:`InputError` with ``file`` = ``src`` on invalid input,
         ``OSError`` (``FileNotFoundError``…, with ``filename``) when a file cannot be read or
         written."""
-        report = self._inner.enhance_file(os.fspath(src), os.fspath(dst), threads)
+        report = self._chosen(path=src, stacklevel=2).enhance_file(os.fspath(src), os.fspath(dst), threads)
         _tell(report, strict, stacklevel=2)
         return report
 
@@ -281,7 +330,7 @@ class Enhancer:
         ``file``, ``line`` and ``phase`` are ``None`` for the basic tree's edges, copied) —, and
         ``runaway``: why the rules were stopped on this sentence, whose output is then the basic
         copy, or ``None``. Raises :class:`InputError` on a sentence that is not valid CoNLL-U."""
-        return self._inner.explain(conllu)
+        return self._chosen(text=conllu, stacklevel=2).explain(conllu)
 
     def __repr__(self) -> str:
         return f"eudify.Enhancer({self.profile!r})"

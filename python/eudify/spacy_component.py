@@ -53,6 +53,7 @@ sentence. ``# text`` is the sentence's text with each run of whitespace as one s
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, List, Optional, Tuple, Union
 
 # Absolute imports: this module lives in the package `eudify`, beside no module named `spacy`.
@@ -131,6 +132,13 @@ class EudifyComponent:
         self.rules = rules
         self.strict = strict
         self.enhancer = eudify.Enhancer(self.lang, rules)
+        if lang is None:
+            # No silent profile: the pipeline's language is the evidence, said as the CLI says it.
+            warnings.warn(
+                f"profile {self.enhancer.profile} (from the spaCy pipeline's language {self.lang!r})",
+                eudify.ProfileWarning,
+                stacklevel=2,
+            )
 
     def __call__(self, doc: Doc) -> Doc:
         """Enhances ``doc`` in place and returns it. Raises ``ValueError`` when ``doc`` has

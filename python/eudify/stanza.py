@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
 from bisect import bisect_right
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Set, Tuple, Union
 
 import eudify
 
@@ -25,16 +26,27 @@ __all__ = ["enhance"]
 
 _ENHANCERS: Dict[Tuple[str, Optional[str]], eudify.Enhancer] = {}
 _LOCK = threading.Lock()
+# The (lang, rules) whose profile, taken from a Document's language, was said already.
+_SAID_FROM_DOC: Set[Tuple[str, Optional[str]]] = set()
 
 
-def _enhancer(lang: str, rules: Optional[str]) -> eudify.Enhancer:
-    """One compiled Enhancer per (lang, rules), shared by every call and thread."""
+def _enhancer(lang: str, rules: Optional[str], from_doc: bool = False) -> eudify.Enhancer:
+    """One compiled Enhancer per (lang, rules), shared by every call and thread. ``from_doc``:
+    ``lang`` is the Document's, not the caller's: the profile it gives is said once with a
+    :class:`eudify.ProfileWarning` (no silent profile)."""
     key = (lang, rules)
     with _LOCK:
         enhancer = _ENHANCERS.get(key)
         if enhancer is None:
             # Warns once (stacklevel: the caller of enhance) when lang falls back.
             enhancer = _ENHANCERS[key] = eudify.Enhancer(lang, rules)
+        if from_doc and key not in _SAID_FROM_DOC:
+            _SAID_FROM_DOC.add(key)
+            warnings.warn(
+                f"profile {enhancer.profile} (from the Stanza document's language {lang!r})",
+                eudify.ProfileWarning,
+                stacklevel=3,
+            )
     return enhancer
 
 
@@ -116,11 +128,12 @@ def enhance(
     sentence and the line."""
     from stanza.models.common import doc as stanza_doc
 
+    from_doc = lang is None
     if lang is None:
         lang = getattr(doc, "lang", None)
         if lang is None:
-            raise ValueError("no language: pass lang, or a Document whose lang is set")
-    enhancer = _enhancer(lang, None if rules is None else os.fspath(rules))
+            raise eudify.NoProfileError("no language: pass lang, or a Document whose lang is set")
+    enhancer = _enhancer(lang, None if rules is None else os.fspath(rules), from_doc)
     text, starts, lines, cleaned = _to_conllu(doc)
     try:
         enhanced, report = enhancer._inner.enhance(text)

@@ -23,6 +23,12 @@ create_exception!(
     PyValueError,
     "Rules or a profile that do not load; the message holds every diagnostic."
 );
+create_exception!(
+    eudify,
+    NoProfileError,
+    PyValueError,
+    "No language was given and the input does not show which profile it needs: give one."
+);
 
 /// An input error with `.file`, `.line` and `.message` set on the exception object.
 fn input_error(py: Python<'_>, file: &str, line: usize, message: &str) -> PyErr {
@@ -46,6 +52,7 @@ fn to_py(py: Python<'_>, error: eudify::Error) -> PyErr {
         eudify::Error::Io { file, error } => os_error(&file, error),
         eudify::Error::Output(error) => PyOSError::new_err(format!("writing output: {error}")),
         other @ eudify::Error::NoSuchSentence { .. } => PyValueError::new_err(other.to_string()),
+        other @ eudify::Error::NoProfile { .. } => NoProfileError::new_err(other.to_string()),
         other @ (eudify::Error::Internal { .. } | eudify::Error::Threads(_)) => {
             PyRuntimeError::new_err(other.to_string())
         }
@@ -125,7 +132,7 @@ struct Enhancer {
 #[pymethods]
 impl Enhancer {
     #[new]
-    #[pyo3(signature = (lang = "cs", rules = None))]
+    #[pyo3(signature = (lang, rules = None))]
     fn new(py: Python<'_>, lang: &str, rules: Option<PathBuf>) -> PyResult<Self> {
         let lang = lang.to_string();
         let inner = py
@@ -524,6 +531,28 @@ fn profiles(
         .collect())
 }
 
+/// The profile the input shows (`eudify::detect_profile`), from a file (`path`, gzip or not;
+/// not stdin) or a text (`text`, named `name` in messages): (code to load, profile, what to warn:
+/// `profile cs (why)`). Weak evidence raises `NoProfileError`.
+#[pyfunction]
+#[pyo3(signature = (name, text = None, path = None, rules = None))]
+fn detect_profile(
+    py: Python<'_>,
+    name: &str,
+    text: Option<&str>,
+    path: Option<PathBuf>,
+    rules: Option<PathBuf>,
+) -> PyResult<(String, String, String)> {
+    let detection = py
+        .allow_threads(|| match (&path, text) {
+            (Some(path), _) => eudify::detect_profile_for_file(path, rules.as_deref()),
+            (None, text) => eudify::detect_profile(name, text.unwrap_or(""), rules.as_deref()),
+        })
+        .map_err(|e| to_py(py, e))?;
+    let said = detection.to_string();
+    Ok((detection.code, detection.profile, said))
+}
+
 /// The `eudify` command (`sys.argv` as `argv`), run in this process as the binary runs: it
 /// writes to the process's stdout and stderr and returns the exit code.
 #[pyfunction]
@@ -541,10 +570,12 @@ fn _eudify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
     m.add_function(wrap_pyfunction!(grep, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_function(wrap_pyfunction!(detect_profile, m)?)?;
     m.add_function(wrap_pyfunction!(spacy_conllu, m)?)?;
     m.add_function(wrap_pyfunction!(view_html, m)?)?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("RulesError", m.py().get_type::<RulesError>())?;
+    m.add("NoProfileError", m.py().get_type::<NoProfileError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -417,3 +417,46 @@ def test_grep_pattern_mistakes_raise_rules_error_with_a_caret():
     with pytest.raises(eudify.RulesError) as error:
         eudify.grep("match { H -[nsubjj]-> S; }", SAMPLE)
     assert "<pattern>:1:13" in str(error.value) and "^" in str(error.value)
+
+
+def _without_ids(text: str) -> str:
+    """The text without ``# sent_id`` and ``# newdoc id``: only its words can tell its language."""
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith(("# sent_id", "# newdoc id")))
+
+
+def test_without_lang_the_first_input_chooses_the_profile_and_says_why():
+    text = _without_ids("\n\n".join(CAC_SAMPLE.read_text(encoding="utf-8").split("\n\n")[:30]) + "\n\n")
+    enhancer = eudify.Enhancer()
+    assert enhancer.profile is None
+    with pytest.warns(eudify.ProfileWarning, match=r"^profile cs \(identified from the text: \d+ of \d+ distinctive"):
+        enhanced = enhancer.enhance(text)
+    assert enhancer.profile == "cs"
+    assert enhanced == eudify.Enhancer("cs").enhance(text)
+    # Decided once: later inputs use the same profile, in silence.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", eudify.ProfileWarning)
+        enhancer.enhance(text)
+
+
+def test_for_input_reads_a_treebank_code_in_the_file_name(tmp_path):
+    path = tmp_path / "cs_cac-ud-dev.conllu"
+    path.write_text(_without_ids(CAC_SAMPLE.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.warns(eudify.ProfileWarning, match=r'profile cs \(from file name "cs_cac-ud-dev.conllu"; no profile for treebank `cs_cac`: using the language profile `cs`\)'):
+        enhancer = eudify.Enhancer.for_input(path)
+    assert enhancer.profile == "cs"
+    assert enhancer.enhance_file(path, tmp_path / "out.conllu")["sentences"] > 0
+
+
+def test_without_lang_weak_evidence_raises_asking_for_it():
+    one = "1\tAhoj\tahoj\tINTJ\t_\t_\t0\troot\t_\t_\n\n"
+    with pytest.raises(eudify.NoProfileError, match="cannot tell which language profile"):
+        eudify.Enhancer().enhance(one)
+    assert issubclass(eudify.NoProfileError, ValueError)
+    with pytest.raises(eudify.NoProfileError, match="stdin"):
+        eudify.Enhancer().enhance_file("-", "out.conllu")
+
+
+def test_a_given_lang_is_used_in_silence():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", eudify.ProfileWarning)
+        assert eudify.Enhancer("cs").enhance(CAC_SAMPLE.read_text(encoding="utf-8"))

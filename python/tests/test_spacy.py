@@ -16,6 +16,7 @@ import pickle
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Dict, List
 
@@ -461,3 +462,12 @@ def test_a_runaway_in_a_doc_warns_or_with_strict_raises(runaway_rules):
     with pytest.raises(eudify.RunawayError) as caught:
         parsed(strict, words=["Ahoj", "."], heads=[0, 0], deps=["ROOT", "punct"])
     assert caught.value.report["runaways"][0]["sent_id"] == "1"
+
+
+def test_the_pipelines_language_is_said_as_the_evidence():
+    """No silent profile: without ``lang`` the component takes ``nlp.lang`` and says so."""
+    with pytest.warns(eudify.ProfileWarning, match=r"profile fr \(from the spaCy pipeline's language 'fr'\)"):
+        spacy.blank("fr").add_pipe("eudify")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", eudify.ProfileWarning)
+        spacy.blank("fr").add_pipe("eudify", config={"lang": "fr"})

@@ -172,7 +172,9 @@ def test_lang_defaults_to_the_documents(tmp_path):
     with pytest.raises(ValueError, match="no language"):
         eudify.stanza.enhance(doc)
     doc.lang = "cs_cac"
-    eudify.stanza.enhance(doc)
+    # No silent profile: the Document's language is the evidence, said once.
+    with pytest.warns(eudify.ProfileWarning, match=r"profile cs \(from the Stanza document's language 'cs_cac'\)"):
+        eudify.stanza.enhance(doc)
     assert graph_of_doc(doc) == graph_of_conllu(cli_enhance(text, "cs_cac", tmp_path))
 
 

@@ -12,6 +12,7 @@
 //! # Ok::<(), eudify::Error>(())
 //! ```
 
+mod detect;
 mod explain;
 pub mod files;
 mod grep;
@@ -20,6 +21,10 @@ mod run;
 mod view;
 mod view_diff;
 
+pub use detect::{
+    detect_profile, detect_profile_for_file, read_sample, Detection, Evidence, TextScores,
+    MIN_RATIO, MIN_WORDS, SAMPLE_BYTES, SAMPLE_WORDS,
+};
 pub use explain::{EdgeChange, EnhancedEdge, Explanation, RuleApplication, RuleRef};
 pub use grep::{
     Match, MatchedEdge, MatchedNode, Pattern, SearchCounts, SearchResult, SentenceMatches,

@@ -215,6 +215,11 @@ impl FormLemmas {
         self.forms.get(form).map(String::as_str)
     }
 
+    /// Every listed form with its lemma, in no order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.forms.iter().map(|(f, l)| (f.as_str(), l.as_str()))
+    }
+
     /// Forms listed.
     pub fn len(&self) -> usize {
         self.forms.len()

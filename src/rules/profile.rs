@@ -332,8 +332,8 @@ struct RawLanguages {
 /// One row of [`LANGUAGES`]: why a language without a profile gets the profile it gets.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct LanguageRow {
-    language: String,
+pub(crate) struct LanguageRow {
+    pub(crate) language: String,
     family: String,
     /// Whether the language's enhanced labels are expected to carry Case values.
     case: bool,
@@ -341,7 +341,7 @@ struct LanguageRow {
 }
 
 /// The rows of [`LANGUAGES`] by language code (the source's own table, else the embedded one).
-fn language_table(
+pub(crate) fn language_table(
     source: &RuleSource,
 ) -> Result<std::collections::BTreeMap<String, LanguageRow>, String> {
     let source = if source.exists(LANGUAGES) {
