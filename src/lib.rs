@@ -57,10 +57,8 @@ mod tests;
 pub mod text;
 pub mod validate;
 
-pub use api::{
-    detect_profile, detect_profile_for_file, read_sample, Detection, Evidence, TextScores,
-    MIN_RATIO, MIN_WORDS, SAMPLE_BYTES, SAMPLE_WORDS,
-};
+/// How the profile is chosen for an input given without one (thresholds, evidence, samples).
+pub use api::detect;
 pub use api::{
     check_rules, export_rules, files, profiles, test_examples, worker_threads, EdgeChange,
     EnhancedEdge, Enhancer, ExampleFailure, ExampleReport, Explanation, Match, MatchedEdge,
@@ -68,11 +66,12 @@ pub use api::{
     Runner, SearchCounts, SearchResult, SentenceMatches, Summary, PATTERN_NAME, READER_NAME,
     STRING_NAME,
 };
+pub use api::{detect_profile, detect_profile_for_file, Detection};
+pub use api::{ChangedEdge, RuleChanges, SentenceChanges, ViewChanges};
 pub use api::{
     EdgeOrigin, GoldScores, GoldStatus, RuleErrors, ScoreRow, SearchSummary, View, ViewEdge,
     ViewRule, ViewSentence, ViewWord,
 };
-pub use api::{ChangedEdge, RuleChanges, SentenceChanges, ViewChanges};
 pub use by_rule::ByRule;
 pub use error::{is_invalid_data, Error};
 pub use ud::Repairs;

@@ -2,7 +2,8 @@
 //! name or comments, else from the language its words show; weak evidence is an error.
 
 use crate::common::{dev_files, run, sample_files, text, treebank_code, treebank_name};
-use eudify::{detect_profile, Error, Evidence};
+use eudify::detect::Evidence;
+use eudify::{detect_profile, Error};
 
 /// The text without `# sent_id` and `# newdoc id` lines: only the words can tell.
 fn hidden(conllu: &str) -> String {

@@ -195,8 +195,8 @@ fn profile_code(
         let name = eudify::files::display_name(path);
         // Opened and read as the command reads its inputs, for the same messages.
         let mut rest = eudify::files::open(path).with_context(|| format!("{name}: cannot read"))?;
-        let sample =
-            eudify::read_sample(&mut rest).with_context(|| format!("{name}: cannot read"))?;
+        let sample = eudify::detect::read_sample(&mut rest)
+            .with_context(|| format!("{name}: cannot read"))?;
         let detection = eudify::detect_profile(&name, &sample, rules)?;
         if eudify::files::is_stdin(path) {
             replay = Some(Replay { sample, rest });
@@ -206,9 +206,9 @@ fn profile_code(
     // An input without words has no say when others have words.
     if detections
         .iter()
-        .any(|(_, d)| d.evidence != eudify::Evidence::NoWords)
+        .any(|(_, d)| d.evidence != eudify::detect::Evidence::NoWords)
     {
-        detections.retain(|(_, d)| d.evidence != eudify::Evidence::NoWords);
+        detections.retain(|(_, d)| d.evidence != eudify::detect::Evidence::NoWords);
     }
     let Some((_, first)) = detections.first() else {
         anyhow::bail!(Invalid(

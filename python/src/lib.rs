@@ -235,8 +235,14 @@ impl Enhancer {
     fn view_html(&self, py: Python<'_>, conllu: &str) -> PyResult<String> {
         let text = conllu.to_string();
         py.allow_threads(|| {
-            eudify::View::build(Some(&self.inner), eudify::STRING_NAME, text.as_bytes(), None, None)
-                .map(|view| view.sentences_html())
+            eudify::View::build(
+                Some(&self.inner),
+                eudify::STRING_NAME,
+                text.as_bytes(),
+                None,
+                None,
+            )
+            .map(|view| view.sentences_html())
         })
         .map_err(|e| to_py(py, e))
     }

@@ -12,7 +12,7 @@
 //! # Ok::<(), eudify::Error>(())
 //! ```
 
-mod detect;
+pub mod detect;
 mod explain;
 pub mod files;
 mod grep;
@@ -21,10 +21,7 @@ mod run;
 mod view;
 mod view_diff;
 
-pub use detect::{
-    detect_profile, detect_profile_for_file, read_sample, Detection, Evidence, TextScores,
-    MIN_RATIO, MIN_WORDS, SAMPLE_BYTES, SAMPLE_WORDS,
-};
+pub use detect::{detect_profile, detect_profile_for_file, Detection};
 pub use explain::{EdgeChange, EnhancedEdge, Explanation, RuleApplication, RuleRef};
 pub use grep::{
     Match, MatchedEdge, MatchedNode, Pattern, SearchCounts, SearchResult, SentenceMatches,
