@@ -46,6 +46,10 @@ def pages(tmp_path_factory) -> Dict[str, Path]:
 
 
 def open_page(driver, page: Path):
+    # The browser is shared: what an earlier test's page logged (a live page's poll cut off when
+    # its server stopped) is drained first.
+    driver.get("about:blank")
+    driver.get_log("browser")
     driver.get(page.as_uri())
     wait(driver, "document.querySelector('section.sentence .drawing.drawn') !== null")
 
