@@ -270,3 +270,35 @@ fn gold_without_an_enhanced_layer_is_an_input_error_at_its_line() {
         other => panic!("expected an input error, got {other:?}"),
     }
 }
+
+/// Without `--base` or `--lang` the base is the profile the gold shows, chosen as `enhance`
+/// without `--lang` chooses it: a treebank code in the file's name, else its words' language.
+#[test]
+fn without_base_or_lang_the_gold_chooses_the_base() {
+    let text = std::fs::read_to_string(common::sample_file("Czech-CAC")).unwrap();
+    let few: String = blocks(&text).into_iter().take(3).collect();
+    let more: String = blocks(&text).into_iter().take(30).collect();
+    let dir = TempTree::new(
+        "fit-base-by-evidence",
+        &[("sk_snk-ud-dev.conllu", &few), ("sample.conllu", &more)],
+    );
+    let fitted = fit(
+        &[dir.0.join("sk_snk-ud-dev.conllu")],
+        &FitOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(fitted.base, "sk", "{}", fitted.base_reason);
+    assert!(
+        fitted.base_reason.contains("file name"),
+        "{}",
+        fitted.base_reason
+    );
+
+    let fitted = fit(&[dir.0.join("sample.conllu")], &FitOptions::default()).unwrap();
+    assert_eq!(fitted.base, "cs", "{}", fitted.base_reason);
+    assert!(
+        fitted.base_reason.starts_with("identified from the text"),
+        "{}",
+        fitted.base_reason
+    );
+}

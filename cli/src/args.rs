@@ -190,8 +190,9 @@ pub struct FitArgs {
     /// CoNLL-U files with gold enhanced graphs (DEPS); `-` reads stdin.
     #[arg(value_name = "GOLD", required = true)]
     pub gold: Vec<PathBuf>,
-    /// The profile to start from (default: the one --lang, else a treebank code in the file
-    /// names or sent_ids, selects; else universal).
+    /// The profile to start from (default: the one --lang selects, else the one the gold shows,
+    /// as `enhance` without --lang chooses it: a treebank code in the file name or sent_ids, else
+    /// the language of its words; else universal).
     #[arg(long, value_name = "CODE")]
     pub base: Option<String>,
     /// UD language or treebank code of the sample, for the base profile.

@@ -403,7 +403,8 @@ def fit(
 ) -> Fit:
     """Learns a profile from gold enhanced graphs, as ``eudify fit GOLD... -o DIR`` does: the
     settings, enhancements and lexicon entries of a profile extending ``base`` (default: the
-    profile ``lang`` or a treebank code in the file names selects, else ``universal``) that
+    profile ``lang`` selects, else the one the gold shows as :class:`Enhancer` without ``lang``
+    chooses it, else ``universal``) that
     reproduce the gold best. With ``folds`` the report gives cross-validated scores; with
     ``output`` the folder is written (``Enhancer(name, rules=output)`` then uses it). Raises
     :class:`InputError` for gold that is not valid CoNLL-U or has no enhanced graph."""

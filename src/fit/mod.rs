@@ -119,25 +119,17 @@ impl Fitted {
     }
 }
 
-/// A treebank code (`cs_cac`) at the start of a name: `xx_tb` followed by `-` (UD's file names
-/// `cs_cac-ud-dev.conllu`, sent_ids that carry the treebank).
-fn treebank_prefix(name: &str) -> Option<&str> {
-    let (code, _) = name.split_once('-')?;
-    let (lang, tb) = code.split_once('_')?;
-    let lower = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase());
-    ((2..=3).contains(&lang.len()) && lower(lang) && lower(tb)).then_some(code)
-}
-
-/// The base profile and why: `--base`, else `--lang`, else a treebank code in a file name or
-/// `# sent_id`, else `universal`; codes resolved as `--lang` resolves them.
+/// The base profile and why: `--base`, else `--lang` (resolved as `--lang` resolves codes), else
+/// the profile the gold itself shows as `eudify enhance` without `--lang` chooses it
+/// ([`crate::detect`]: a treebank code in the first file's name or the sentences' comments, else
+/// the language of their words), else `universal` (the start that assumes nothing).
 pub fn base_by_evidence(
     options: &FitOptions,
     files: &[PathBuf],
-    sent_ids: &[&str],
+    sample: &Sample,
 ) -> (String, String) {
-    let source = RuleSource::embedded();
     let resolve = |code: &str, why: String| {
-        let (profile, warning) = resolve_profile(&source, code);
+        let (profile, warning) = resolve_profile(&RuleSource::embedded(), code);
         let reason = match warning {
             Some(warning) => format!("{why}; {warning}"),
             None => why,
@@ -150,30 +142,31 @@ pub fn base_by_evidence(
     if let Some(lang) = &options.lang {
         return resolve(lang, format!("--lang {lang}"));
     }
-    let file_names = files
-        .iter()
-        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()));
-    for name in file_names.chain(sent_ids.iter().map(|s| s.to_string())) {
-        if let Some(code) = treebank_prefix(&name) {
-            return resolve(code, format!("the treebank code `{code}` of `{name}`"));
+    let name = files
+        .first()
+        .map_or(String::new(), |f| f.display().to_string());
+    // The detection reads the first sentences only: at most its sample's bytes.
+    let mut text = Vec::new();
+    for sentence in &sample.sentences {
+        if text.len() as u64 >= crate::detect::SAMPLE_BYTES {
+            break;
         }
+        text.extend_from_slice(sentence.bytes());
+        text.push(b'\n');
     }
-    (
-        crate::rules::profile::FALLBACK.to_string(),
-        "no --base, --lang or treebank code in the file names or sent_ids".to_string(),
-    )
+    match crate::detect_profile(&name, &text, None) {
+        Ok(detection) => (detection.profile.clone(), detection.reason()),
+        Err(_) => (
+            crate::rules::profile::FALLBACK.to_string(),
+            "no --base or --lang, and the gold shows no treebank code and too few words of one language".to_string(),
+        ),
+    }
 }
 
 /// Fits a profile to the gold files.
 pub fn fit(gold: &[PathBuf], options: &FitOptions) -> Result<Fitted, Error> {
     let sample = Sample::read(gold)?;
-    let sent_ids: Vec<&str> = sample
-        .sentences
-        .iter()
-        .filter_map(|s| s.comment("sent_id"))
-        .take(1)
-        .collect();
-    let (base, base_reason) = base_by_evidence(options, gold, &sent_ids);
+    let (base, base_reason) = base_by_evidence(options, gold, &sample);
     let name = options
         .name
         .clone()
