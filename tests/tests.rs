@@ -23,5 +23,6 @@ mod rules_front;
 mod serve;
 mod shared;
 mod treebank_rules;
+mod tutorial;
 mod validate;
 mod view;
