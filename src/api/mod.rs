@@ -73,6 +73,28 @@ pub struct Runaway {
     pub message: String,
 }
 
+/// `run` from the file `src` (`-`: stdin; gzip is read too; errors name it as given) into
+/// `dst`, which is replaced only once `run` has succeeded.
+fn file_to_file<T>(
+    src: &Path,
+    dst: &Path,
+    run: impl FnOnce(&str, Box<dyn BufRead>, &mut FileOutput) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let file = input::display_name(src);
+    let reader = input::open(src).map_err(|error| Error::Io {
+        file: file.clone(),
+        error,
+    })?;
+    let output = |error| Error::Io {
+        file: dst.display().to_string(),
+        error,
+    };
+    let mut out = FileOutput::create(dst).map_err(output)?;
+    let done = run(&file, reader, &mut out)?;
+    out.finish().map_err(output)?;
+    Ok(done)
+}
+
 impl From<&crate::pipeline::Runaway> for Runaway {
     fn from(runaway: &crate::pipeline::Runaway) -> Self {
         let stopped = &runaway.stopped;
@@ -168,19 +190,9 @@ impl Enhancer {
     /// only on success (written beside it and renamed over it, as the CLI's `-o`). Errors name
     /// `src` as given.
     pub fn enhance_file(&self, src: &Path, dst: &Path, threads: usize) -> Result<Summary, Error> {
-        let file = input::display_name(src);
-        let reader = input::open(src).map_err(|error| Error::Io {
-            file: file.clone(),
-            error,
-        })?;
-        let output = |error| Error::Io {
-            file: dst.display().to_string(),
-            error,
-        };
-        let mut out = FileOutput::create(dst).map_err(output)?;
-        let summary = self.run(&file, reader, &mut out, threads)?;
-        out.finish().map_err(output)?;
-        Ok(summary)
+        file_to_file(src, dst, |file, reader, out| {
+            self.run(file, reader, out, threads)
+        })
     }
 
     /// [`Enhancer::enhance_str`], and each sentence whose rules ran away: where it is, its
@@ -199,19 +211,9 @@ impl Enhancer {
         dst: &Path,
         threads: usize,
     ) -> Result<Report, Error> {
-        let file = input::display_name(src);
-        let reader = input::open(src).map_err(|error| Error::Io {
-            file: file.clone(),
-            error,
-        })?;
-        let output = |error| Error::Io {
-            file: dst.display().to_string(),
-            error,
-        };
-        let mut out = FileOutput::create(dst).map_err(output)?;
-        let report = self.run_reporting(&file, reader, &mut out, threads)?;
-        out.finish().map_err(output)?;
-        Ok(report)
+        file_to_file(src, dst, |file, reader, out| {
+            self.run_reporting(file, reader, out, threads)
+        })
     }
 
     /// [`Enhancer::run`] under [`OnError::Fail`], keeping each runaway the run reports.
