@@ -52,3 +52,20 @@ pub fn lexicon() -> &'static eudify::rules::lexicon::Lexicon {
         .0
     })
 }
+
+/// The engine of the `basic` profile with `rules` as its one phase: how the rule-text targets
+/// run the rules that check.
+#[allow(dead_code)] // only the rule-text targets run rules
+pub fn engine_of(rules: Vec<eudify::rules::ir::CheckedRule>) -> eudify::engine::Engine {
+    let base = eudify::rules::load_ruleset(&eudify::rules::RuleSource::embedded(), "basic")
+        .expect("basic loads");
+    let rule_set = eudify::rules::ir::RuleSet {
+        phases: vec![eudify::rules::ir::Phase {
+            name: "fuzz".into(),
+            rules,
+            joined: false,
+        }],
+        ..base
+    };
+    eudify::engine::Engine::new(&rule_set)
+}

@@ -5,9 +5,7 @@
 mod common;
 
 use eudify::conllu::{BlockReader, EnhancedLayer, RawBlock, Sentence};
-use eudify::rules::ir::{Phase, RuleSet};
 use eudify::rules::load::check_text;
-use eudify::rules::RuleSource;
 use libfuzzer_sys::fuzz_target;
 
 const SENTENCE: &str = "1\tShe\tshe\tPRON\t_\tCase=Nom\t2\tnsubj\t_\t_\n\
@@ -30,16 +28,7 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     // Every checked rule, in one phase, on the fixed sentence.
-    let base = eudify::rules::load_ruleset(&RuleSource::embedded(), "basic").expect("basic loads");
-    let rule_set = RuleSet {
-        phases: vec![Phase {
-            name: "fuzz".into(),
-            rules,
-            joined: false,
-        }],
-        ..base
-    };
-    let enhancer = eudify::engine::Engine::new(&rule_set);
+    let enhancer = common::engine_of(rules);
     let mut reader = BlockReader::new(SENTENCE.as_bytes());
     let mut block = RawBlock::default();
     assert!(reader.read_block(&mut block).unwrap());

@@ -10,10 +10,8 @@
 mod common;
 
 use eudify::conllu::{BlockReader, EnhancedLayer, RawBlock, Sentence};
-use eudify::engine::{Engine, WorkBudget};
-use eudify::rules::ir::{Phase, RuleSet};
+use eudify::engine::WorkBudget;
 use eudify::rules::load::check_text;
-use eudify::rules::RuleSource;
 use libfuzzer_sys::fuzz_target;
 use std::fmt::Write;
 use std::sync::OnceLock;
@@ -152,16 +150,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(rules) = check_text("fuzz.rules", &text, common::lexicon()) else {
         return;
     };
-    let base = eudify::rules::load_ruleset(&RuleSource::embedded(), "basic").expect("basic loads");
-    let rule_set = RuleSet {
-        phases: vec![Phase {
-            name: "fuzz".into(),
-            rules,
-            joined: false,
-        }],
-        ..base
-    };
-    let mut engine = Engine::new(&rule_set);
+    let mut engine = common::engine_of(rules);
     engine.work_budget = WorkBudget { per_word: PER_WORD };
     let mut layer = EnhancedLayer::default();
     let start = Instant::now();
