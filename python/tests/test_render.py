@@ -36,9 +36,10 @@ def element_ids(html: str) -> set:
     return set(re.findall(r'\bid="([^"]+)"', html))
 
 
-def drawn_edges(browser, html: str, tmp_path) -> set:
+def drawn_edges(browser, html: str, tmp_path, sentences: int = 1) -> set:
     """The enhanced edges a drawing shows in Chromium, inserted in a page as a notebook
-    inserts it: (sent_id, head, dep, label, the rule's name or None)."""
+    inserts it: (sent_id, head, dep, label, the rule's name or None), once edges of
+    `sentences` sentences are drawn (each drawing draws itself when seen, one after another)."""
     page = tmp_path / "notebook.html"
     page.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{html}</body></html>", encoding="utf-8")
     browser.get(page.as_uri())
@@ -46,7 +47,11 @@ def drawn_edges(browser, html: str, tmp_path) -> set:
         e.closest('[data-sent-id]').dataset.sentId, e.dataset.head, e.dataset.dep, e.dataset.label, e.dataset.rule || null])"""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return {tuple(edge) for edge in WebDriverWait(browser, 20).until(lambda b: b.execute_script(script))}
+    def all_drawn(b):
+        edges = b.execute_script(script)
+        return edges if len({edge[0] for edge in edges}) >= sentences else None
+
+    return {tuple(edge) for edge in WebDriverWait(browser, 20).until(all_drawn)}
 
 
 def test_enhance_returns_the_text_as_a_str_that_draws_itself(en):
@@ -64,7 +69,7 @@ def test_the_drawing_shows_each_edge_with_its_rule_in_a_browser(en, browser, tmp
     # Two drawings in one page, as two output cells of a notebook: each draws its own.
     html = en.enhance(SENTENCE)._repr_html_() + en.enhance(SENTENCE.replace("s1", "s2"))._repr_html_()
     edges = {("0", "1", "root", None), ("3", "2", "case", None), ("1", "3", "obl:to", "case_label")}
-    assert drawn_edges(browser, html, tmp_path) == {(s, *e) for s in ("s1", "s2") for e in edges}
+    assert drawn_edges(browser, html, tmp_path, sentences=2) == {(s, *e) for s in ("s1", "s2") for e in edges}
 
 
 def test_the_result_pickles_and_copies_as_the_plain_text(en):
