@@ -302,3 +302,58 @@ fn without_base_or_lang_the_gold_chooses_the_base() {
         fitted.base_reason
     );
 }
+
+/// A convention no setting spells, which a shipped rule file writes, is fitted by loading that
+/// file: Latvian's empty nodes for elided predicates (`blank/*.rules`, `lv/*.rules`), fitted
+/// from `universal` on the Latvian sample. The written profile lists the files with their
+/// evidence and places their phases; it checks, and without the files it scores lower.
+#[test]
+fn fit_chooses_the_shipped_rule_files_a_convention_needs() {
+    let (dir, rules, fitted) = fit_sample("fit-rule-files", "Latvian-LVTB");
+    let text = &fitted.profile_text;
+    let line = |key: &str| {
+        text.lines()
+            .find(|l| l.starts_with(key))
+            .unwrap_or_else(|| panic!("no `{key}` line in\n{text}"))
+    };
+    assert!(line("rules = ").contains("\"blank/blank.rules\""), "{text}");
+    assert!(text.contains("# + blank/blank.rules: ELAS"), "{text}");
+    // lv/*.rules have a phase of their own, placed as the `lv` profile places it.
+    assert!(
+        line("phases = ")
+            .contains("\"coordination\", \"coordination_lv\", \"coordination_labels\""),
+        "{text}"
+    );
+    eudify::check_rules(Some(&rules)).unwrap();
+    let gold = std::fs::read_to_string(common::sample_file("Latvian-LVTB")).unwrap();
+    let elas = |rules: &Path| {
+        let enhancer = Enhancer::for_profile(eudify::fit::DEFAULT_NAME, Some(rules)).unwrap();
+        let (output, _) = enhancer.enhance_str(&gold).unwrap();
+        let options = eudify::eval::EvalOptions::default();
+        eudify::eval::evaluate_readers("gold", gold.as_bytes(), "out", output.as_bytes(), &options)
+            .unwrap()
+            .elas
+            .f1()
+    };
+    let with_files = elas(&rules);
+    assert!((with_files - fitted.fitted_score.f1()).abs() < 0.005);
+    // The same profile without its `rules` and `phases` lines.
+    let without: String = text
+        .lines()
+        .filter(|l| !l.starts_with("rules = ") && !l.starts_with("phases = "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let bare = dir.0.join("without-files");
+    std::fs::create_dir_all(bare.join("profiles")).unwrap();
+    std::fs::write(bare.join("profiles/fitted.toml"), without).unwrap();
+    if let Some(lexicon) = &fitted.lexicon_text {
+        std::fs::create_dir_all(bare.join("lexicons")).unwrap();
+        std::fs::write(bare.join("lexicons/fitted.toml"), lexicon).unwrap();
+    }
+    let without_files = elas(&bare);
+    assert!(
+        with_files > without_files + 1.0,
+        "{with_files:.2} with the files, {without_files:.2} without\n{}",
+        fitted.report
+    );
+}

@@ -61,8 +61,9 @@ pub enum Command {
     #[command(after_help = VIEW_HELP)]
     View(ViewArgs),
     /// Learn a profile from gold enhanced graphs (a hand-annotated sample of a treebank): the
-    /// settings, enhancements and lexicon entries that reproduce it best, each with its evidence,
-    /// written to DIR for `eudify enhance --rules DIR --lang NAME`.
+    /// settings, enhancements, shipped rule files and lexicons, rules switched off and lexicon
+    /// entries that reproduce it best, each with its evidence, written to DIR for
+    /// `eudify enhance --rules DIR --lang NAME`.
     #[command(after_help = AFTER_HELP)]
     Fit(FitArgs),
     /// Work with the rule files themselves.

@@ -402,7 +402,8 @@ def fit(
     output: Optional[PathLike] = None,
 ) -> Fit:
     """Learns a profile from gold enhanced graphs, as ``eudify fit GOLD... -o DIR`` does: the
-    settings, enhancements and lexicon entries of a profile extending ``base`` (default: the
+    settings, enhancements, shipped rule files and lexicons, rules switched off and lexicon
+    entries of a profile extending ``base`` (default: the
     profile ``lang`` selects, else the one the gold shows as :class:`Enhancer` without ``lang``
     chooses it, else ``universal``) that
     reproduce the gold best. With ``folds`` the report gives cross-validated scores; with

@@ -3,19 +3,21 @@
 //! A team with a hand-annotated sample (or a layer from another converter) gets a profile that
 //! reproduces it without learning the rule language: a profile extending a base profile that
 //! sets what the sample evidences — `annotates`, every setting `rules/vocabulary.toml` declares,
-//! the label spellings those settings choose — and a lexicon of the control verbs and relative
-//! words its graphs show, each choice with its evidence (ELAS on the sample before and after,
-//! sentences better and worse). What no setting could fix is listed by phenomenon, so the team
-//! knows where a rule is needed; `--folds K` says by cross-validation whether the sample is
-//! enough.
+//! the label spellings those settings choose, the shipped rule files and lexicons the base does
+//! not load (another treebank's conventions may be this one's), the rules to switch off — and a
+//! lexicon of the control verbs and relative words its graphs show, each choice with its
+//! evidence (ELAS on the sample before and after, sentences better and worse). What none of these
+//! could fix is listed by phenomenon, so the team knows where a rule is needed; `--folds K` says
+//! by cross-validation whether the sample is enough.
 //!
 //! Layers: a client of the rules (profiles written and loaded, layered over the embedded rules:
 //! `RuleSource::layered`), the engine and pipeline (each candidate compiled once, run on the
 //! sample) and `crate::eval` (the score). It knows no language: every candidate comes from the
-//! vocabulary's declarations and the values the sample shows.
+//! vocabulary's declarations, the files the embedded rules hold and the values the sample shows.
 
 mod evidence;
 mod leftovers;
+mod library;
 mod profile;
 mod sample;
 mod search;
@@ -194,18 +196,15 @@ fn fit_sample(
     let base_set = load_ruleset(&RuleSource::embedded(), base)
         .map_err(|e| Error::Rules(e.render().trim_end().to_string()))?;
     let vocabulary = crate::rules::vocabulary::Vocabulary::embedded();
-    let all: Vec<usize> = (0..sample.len()).collect();
-    let run = |indices: &[usize]| {
-        search::search(
-            sample,
-            indices,
-            base,
-            name,
-            &base_set.settings,
-            &base_set.lexicons,
-            &vocabulary,
-        )
+    let library = library::Library::beyond(base)?;
+    let start = search::Base {
+        name: base,
+        settings: &base_set.settings,
+        lexicon: &base_set.lexicons,
+        library: &library,
     };
+    let all: Vec<usize> = (0..sample.len()).collect();
+    let run = |indices: &[usize]| search::search(sample, indices, &start, name, &vocabulary);
     let outcome = run(&all)?;
     let mut cache = crate::rules::load::ParseCache::default();
     let engine = profile::compile(name, base, &outcome.choices, &mut cache)?;
@@ -402,7 +401,8 @@ fn report(fitted: &Fitted, steps: &[search::Step]) -> String {
         }
     }
     if !fitted.leftovers.is_empty() {
-        out += "Still wrong after fitting, by phenomenon (missing / extra edges): no setting fixes these;\n";
+        out += "Still wrong after fitting, by phenomenon (missing / extra edges): no setting, shipped rule file\n";
+        out += "or rule switched off fixes these;\n";
         out += "a rule is needed (examples: sent_id: dependent <-label- head)\n";
         for (class, left) in &fitted.leftovers {
             out += &format!(

@@ -11,7 +11,8 @@
 //! none is kept. Lexicon lists are tried the same way, with the words the gold evidences.
 
 use super::evidence::{self, Evidence};
-use super::profile::{compile, Choices};
+use super::library::Library;
+use super::profile::{active_rules, compile, Choices, DISABLE_KEY, LEXICONS_KEY, RULES_KEY};
 use super::sample::{errors, total, Sample};
 use crate::conllu::sentence::{DEPREL, DEPS, FEATS, UPOS};
 use crate::error::Error;
@@ -30,6 +31,9 @@ pub const MIN_GAIN: u64 = 2;
 /// such changes lost ELAS on the other half of the dev file).
 pub const MIN_BETTER: usize = 3;
 pub const BETTER_PER_WORSE: usize = 5;
+
+/// The setting that lists the enhancements a profile annotates.
+const ANNOTATES: &str = "annotates";
 
 /// Rounds over every setting at most (the search stops earlier when a round keeps nothing).
 const ROUNDS: usize = 2;
@@ -254,16 +258,25 @@ fn compare(before: &[Score], after: &[Score]) -> (usize, usize) {
     (better, worse)
 }
 
+/// What a search starts from: the base profile with its resolved settings and lexicons, and
+/// what the embedded rules offer beyond it.
+pub struct Base<'a> {
+    pub name: &'a str,
+    pub settings: &'a Settings,
+    pub lexicon: &'a crate::rules::lexicon::Lexicon,
+    pub library: &'a Library,
+}
+
 /// Fits `name` over `base` to the sentences `indices` of `sample`.
 pub fn search(
     sample: &Sample,
     indices: &[usize],
-    base: &str,
+    start: &Base,
     name: &str,
-    base_settings: &Settings,
-    base_lexicon: &crate::rules::lexicon::Lexicon,
     vocabulary: &Vocabulary,
 ) -> Result<Outcome, Error> {
+    let (base, base_settings, base_lexicon, library) =
+        (start.name, start.settings, start.lexicon, start.library);
     let universe = Universe::of(sample, indices);
     let subset: Vec<_> = indices
         .iter()
@@ -296,7 +309,7 @@ pub fn search(
     // set right by the settings that spell it (the controlled subject's label) before it is
     // dropped.
     let mut order: Vec<&String> = vocabulary.settings.keys().collect();
-    order.sort_by_key(|name| (name.as_str() == "annotates", name.as_str()));
+    order.sort_by_key(|name| (name.as_str() == ANNOTATES, name.as_str()));
     let value_of = |choices: &Choices, setting: &str| -> SettingValue {
         choices
             .settings
@@ -377,6 +390,60 @@ pub fn search(
             }
             Ok(false)
         };
+        // Shipped rule files first (the settings may then tune what a file adds): a folder
+        // whole, else each of its files; each also with the lexicon of the folder's name, which
+        // its rules may read.
+        for (folder, files) in &library.folders {
+            let fresh: Vec<&String> = files
+                .iter()
+                .filter(|f| !choices.rules.contains(f))
+                .collect();
+            let lexicon = library.lexicons.iter().find(|l| *l == folder);
+            let mut units: Vec<(Vec<&String>, String)> = Vec::new();
+            if fresh.len() > 1 {
+                units.push((fresh.clone(), format!("{folder}/*.rules")));
+            }
+            units.extend(fresh.iter().map(|f| (vec![*f], f.to_string())));
+            for (unit, shown) in units {
+                if unit.iter().any(|f| choices.rules.contains(f)) {
+                    continue;
+                }
+                let mut trial = choices.clone();
+                trial.rules.extend(unit.iter().map(|f| f.to_string()));
+                trial.phases = library.phases_with(&trial.rules);
+                let change = format!("+ {shown}");
+                if consider(
+                    &mut choices,
+                    &mut scores,
+                    trial.clone(),
+                    &[RULES_KEY],
+                    change,
+                )? {
+                    continue;
+                }
+                let Some(lexicon) = lexicon.filter(|l| !choices.lexicons.contains(l)) else {
+                    continue;
+                };
+                trial.lexicons.push(lexicon.clone());
+                let change = format!("+ {shown} with lexicon {lexicon}");
+                consider(
+                    &mut choices,
+                    &mut scores,
+                    trial,
+                    &[RULES_KEY, LEXICONS_KEY],
+                    change,
+                )?;
+            }
+        }
+        for lexicon in &library.lexicons {
+            if choices.lexicons.contains(lexicon) {
+                continue;
+            }
+            let mut trial = choices.clone();
+            trial.lexicons.push(lexicon.clone());
+            let change = format!("+ {lexicon}");
+            consider(&mut choices, &mut scores, trial, &[LEXICONS_KEY], change)?;
+        }
         for setting in &order {
             let decl = &vocabulary.settings[*setting];
             // Each candidate from the value as it is now: items toggled one after another.
@@ -433,7 +500,37 @@ pub fn search(
                 .lexicon
                 .insert(list.clone(), words.keys().cloned().collect());
             let change = format!("+ {} words", words.len());
-            consider(&mut choices, &mut scores, trial, &[list], change)?;
+            if consider(
+                &mut choices,
+                &mut scores,
+                trial.clone(),
+                &[list],
+                change.clone(),
+            )? {
+                continue;
+            }
+            // A list only the rules of an enhancement the profile does not annotate read
+            // (relative markers: zero relatives) is tried with that enhancement added.
+            let decl = &vocabulary.settings[ANNOTATES];
+            let now = value_of(&choices, ANNOTATES);
+            for (value, added) in candidates(ANNOTATES, decl, &now, &universe, vocabulary) {
+                if !added.starts_with('+') {
+                    continue;
+                }
+                let joint = with(&trial, ANNOTATES, value);
+                let change = format!("{change} with {ANNOTATES} {added}");
+                if consider(&mut choices, &mut scores, joint, &[list, ANNOTATES], change)? {
+                    break;
+                }
+            }
+        }
+        // Rules switched off last: the bluntest change, tried once nothing finer serves.
+        // (A load of its own: `consider` holds the search's parse cache.)
+        for rule in active_rules(name, base, &choices, &mut ParseCache::default())? {
+            let mut trial = choices.clone();
+            trial.disable.push(rule.clone());
+            let change = format!("+ {rule}");
+            consider(&mut choices, &mut scores, trial, &[DISABLE_KEY], change)?;
         }
         if !kept {
             break;

@@ -476,6 +476,42 @@ fn disable_rules(
     rules.retain(|r| !profile.disable.iter().any(|d| d.text == r.name));
 }
 
+/// The rule files profile `profile` selects, as paths under `rules/`, in load order.
+pub fn selected_rule_files(source: &RuleSource, profile: &Profile) -> Vec<String> {
+    rule_paths(source, profile, &mut Vec::new())
+        .into_iter()
+        .filter_map(|p| p.strip_prefix("rules/").map(str::to_string))
+        .collect()
+}
+
+/// Every rule file `source` holds, as a path under `rules/`, with the phases its `phase` lines
+/// name in the order met (what a profile that adds the file must list); a file that does not
+/// parse is left out.
+pub fn rule_file_phases(source: &RuleSource) -> Vec<(String, Vec<String>)> {
+    let mut sources = SourceMap::new();
+    let mut out = Vec::new();
+    for path in source.list("rules/") {
+        let (Some(rel), Ok(text)) = (path.strip_prefix("rules/"), source.read(&path)) else {
+            continue;
+        };
+        if !rel.ends_with(".rules") {
+            continue;
+        }
+        let id = sources.add(path.clone(), text.into_owned());
+        let Some(file) = parse_file(&sources, id).file else {
+            continue;
+        };
+        let mut phases: Vec<String> = Vec::new();
+        for line in &file.phases {
+            if !phases.contains(&line.name.text) {
+                phases.push(line.name.text.clone());
+            }
+        }
+        out.push((rel.to_string(), phases));
+    }
+    out
+}
+
 /// The rule files a profile selects, in order: glob by glob, each glob's matches sorted by path,
 /// each file once.
 fn rule_paths(
