@@ -170,6 +170,41 @@ impl Sentence {
         std::mem::take(&mut self.text).into_bytes()
     }
 
+    /// The sentence's text as its tokens spell it: a multiword token's form in place of its
+    /// words, empty nodes left out, a space after each token without `SpaceAfter=No` in MISC
+    /// (what `# text` holds when the file has it).
+    pub fn surface_text(&self) -> String {
+        let mut text = String::new();
+        let mut covered_to = 0;
+        let mut push = |form: &str, misc: &str| {
+            text.push_str(form);
+            if !misc.split('|').any(|f| f == "SpaceAfter=No") {
+                text.push(' ');
+            }
+        };
+        for line in &self.lines {
+            match line.kind {
+                LineKind::Multiword => {
+                    let raw = self.span(line.bytes).trim_end_matches(['\n', '\r']);
+                    let raw = raw.strip_prefix('\u{FEFF}').unwrap_or(raw);
+                    let columns: Vec<&str> = raw.split('\t').collect();
+                    let last = columns[0].split_once('-').and_then(|(_, b)| parse_u32(b));
+                    covered_to = last.unwrap_or(covered_to);
+                    push(columns[FORM], columns.get(MISC).copied().unwrap_or("_"));
+                }
+                LineKind::Word(i) => {
+                    let word = &self.words[i as usize];
+                    if word.id.word > covered_to {
+                        push(self.column(word, FORM), self.column(word, MISC));
+                    }
+                }
+                LineKind::Verbatim | LineKind::Empty(_) => {}
+            }
+        }
+        text.truncate(text.trim_end().len());
+        text
+    }
+
     /// The value of a `# key = value` comment, e.g. `sent_id`.
     pub fn comment(&self, key: &str) -> Option<&str> {
         self.lines.iter().filter(|l| l.kind == LineKind::Verbatim).find_map(|l| {
@@ -574,5 +609,34 @@ fn leading_zero_hint(text: &str) -> &'static str {
         ": numbers have no leading zero"
     } else {
         ""
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sentence;
+    use crate::conllu::RawBlock;
+
+    fn parse(text: &str) -> Sentence {
+        let block = RawBlock {
+            bytes: text.as_bytes().to_vec(),
+            first_line: 1,
+            starts_input: true,
+        };
+        Sentence::parse(block).unwrap()
+    }
+
+    #[test]
+    fn surface_text_spells_multiword_tokens_and_spacing() {
+        let sentence = parse(
+            "1\tvoy\tir\tVERB\t_\t_\t0\troot\t_\t_\n\
+             2-3\tdel\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n\
+             2\tde\tde\tADP\t_\t_\t4\tcase\t_\t_\n\
+             3\tel\tel\tDET\t_\t_\t4\tdet\t_\t_\n\
+             4\tbar\tbar\tNOUN\t_\t_\t1\tobl\t_\tSpaceAfter=No\n\
+             4.1\tva\tir\tVERB\t_\t_\t_\t_\t_\t_\n\
+             5\t.\t.\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\n",
+        );
+        assert_eq!(sentence.surface_text(), "voy delbar.");
     }
 }

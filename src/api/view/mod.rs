@@ -14,14 +14,14 @@ mod page;
 
 use super::{Enhancer, Pattern};
 use crate::by_rule::{evaluate_by_rule, ByRule};
-use crate::conllu::sentence::{DEPREL, FORM, LEMMA, MISC, UPOS};
+use crate::conllu::sentence::{DEPREL, FORM, LEMMA, UPOS};
 use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
 use crate::engine::trace::SentenceTrace;
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::eval::phenomena::BasicTree;
 use crate::eval::{evaluate_chunks, EvalError, EvalOptions, Metric, Report};
-use crate::graph::{feature_value, Origin};
+use crate::graph::Origin;
 use rustc_hash::FxHashMap;
 use serde::ser::SerializeSeq;
 use serde::{Serialize, Serializer};
@@ -475,7 +475,7 @@ fn draw(sentence: &Sentence, line: usize, origins: Option<Origins>) -> ViewSente
         line,
         text: sentence
             .comment("text")
-            .map_or_else(|| joined_forms(sentence), str::to_string),
+            .map_or_else(|| sentence.surface_text(), str::to_string),
         words,
         basic,
         enhanced,
@@ -524,20 +524,6 @@ impl Origins<'_> {
         }
         edge.rule = Some(self.rules.index(self.engine, rule as usize));
     }
-}
-
-/// The sentence's forms, spaced as MISC's `SpaceAfter=No` says (for a sentence without
-/// `# text`).
-fn joined_forms(sentence: &Sentence) -> String {
-    let mut text = String::new();
-    for word in &sentence.words {
-        text.push_str(sentence.column(word, FORM));
-        if feature_value(sentence.column(word, MISC), "SpaceAfter") != Some("No") {
-            text.push(' ');
-        }
-    }
-    text.truncate(text.trim_end().len());
-    text
 }
 
 /// The rules edges point to, each once, with their source text.
