@@ -14,7 +14,7 @@ use super::evidence::{self, Evidence};
 use super::library::Library;
 use super::profile::{active_rules, compile, Choices, DISABLE_KEY, LEXICONS_KEY, RULES_KEY};
 use super::sample::{errors, total, Sample};
-use crate::conllu::sentence::{DEPREL, DEPS, FEATS, UPOS};
+use crate::conllu::sentence::{DEPREL, DEPS, FEATS, FORM, LEMMA, UPOS};
 use crate::error::Error;
 use crate::eval::Score;
 use crate::rules::load::ParseCache;
@@ -76,6 +76,10 @@ struct Universe {
     upos: Vec<String>,
     features: BTreeMap<String, Vec<String>>,
     labels: Vec<String>,
+    /// Lemmas of `case` words (lower-cased), for lists of markers.
+    markers: Vec<String>,
+    /// Forms of punctuation, for lists of marks.
+    marks: Vec<String>,
 }
 
 impl Universe {
@@ -89,6 +93,8 @@ impl Universe {
         const SUBTYPED: u8 = 1;
         const UPOS_TAG: u8 = 2;
         const FEATURE: u8 = 3;
+        const MARKER: u8 = 4;
+        const MARK: u8 = 5;
         for &i in indices {
             let sentence = &sample.sentences[i];
             let mut here: BTreeSet<(u8, String)> = BTreeSet::new();
@@ -99,7 +105,18 @@ impl Universe {
                 if !sub.is_empty() {
                     here.insert((SUBTYPED, univ.to_string()));
                 }
-                here.insert((UPOS_TAG, sentence.column(token, UPOS).to_string()));
+                let upos = sentence.column(token, UPOS);
+                here.insert((UPOS_TAG, upos.to_string()));
+                if univ == "case" {
+                    let lemma = match sentence.column(token, LEMMA) {
+                        "_" => sentence.column(token, FORM),
+                        lemma => lemma,
+                    };
+                    here.insert((MARKER, lemma.to_lowercase()));
+                }
+                if upos == "PUNCT" {
+                    here.insert((MARK, sentence.column(token, FORM).to_string()));
+                }
                 for feature in sentence.column(token, FEATS).split('|') {
                     if let Some((name, values)) = feature.split_once('=') {
                         for value in values.split(',') {
@@ -148,18 +165,26 @@ impl Universe {
                 .take(LABEL_CANDIDATES)
                 .map(|(l, _)| l)
                 .collect(),
+            markers: of_kind(MARKER),
+            marks: of_kind(MARK),
         }
     }
 
-    /// The feature whose values a text list holds, by the setting's name (`*_cases`: Case,
-    /// `*_verbforms`: VerbForm); `None` for lists of words, which are not searched.
-    fn feature_of(setting: &str) -> Option<&'static str> {
+    /// The values a text list may hold, by the setting's name: the sample's Case values
+    /// (`*_cases`), VerbForm values (`*_verbforms`), lemmas of `case` words (`*_markers`),
+    /// punctuation forms (`*_marks`); none for other lists, which are not searched.
+    fn text_items(&self, setting: &str) -> &[String] {
+        let feature = |name: &str| self.features.get(name).map_or(&[][..], Vec::as_slice);
         if setting.ends_with("_cases") {
-            Some("Case")
+            feature("Case")
         } else if setting.ends_with("_verbforms") {
-            Some("VerbForm")
+            feature("VerbForm")
+        } else if setting.ends_with("_markers") {
+            &self.markers
+        } else if setting.ends_with("_marks") {
+            &self.marks
         } else {
-            None
+            &[]
         }
     }
 }
@@ -215,14 +240,9 @@ fn candidates(
                     .collect(),
                 Items::Upos => universe.upos.iter().map(|u| exact(u)).collect(),
                 Items::Enhancement => vocabulary.enhancement_names().map(exact).collect(),
-                Items::Text | Items::Label => match Universe::feature_of(name) {
-                    Some(feature) => universe
-                        .features
-                        .get(feature)
-                        .map(|values| values.iter().map(|v| exact(v)).collect())
-                        .unwrap_or_default(),
-                    None => Vec::new(),
-                },
+                Items::Text | Items::Label => {
+                    universe.text_items(name).iter().map(|v| exact(v)).collect()
+                }
             };
             for (item, matches) in items {
                 let next = toggled(list, &item, matches);
