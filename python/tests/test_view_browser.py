@@ -199,3 +199,44 @@ def test_keyboard_moves_from_sentence_to_sentence(browser, pages):
     body.send_keys("k")
     current = browser.find_element(By.CSS_SELECTOR, "section.sentence.current")
     assert current.get_attribute("data-index") == "0"
+
+
+# "Marie likes tea and Paul coffee": gold has the gapped conjunct's empty node 5.1; the file
+# drawn has only the basic copy, without it.
+GAPPING_GOLD = """# sent_id = g1
+# text = Marie likes tea and Paul coffee
+1\tMarie\tMarie\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\t_
+2\tlikes\tlike\tVERB\t_\t_\t0\troot\t0:root\t_
+3\ttea\ttea\tNOUN\t_\t_\t2\tobj\t2:obj\t_
+4\tand\tand\tCCONJ\t_\t_\t5\tcc\t5.1:cc\t_
+5\tPaul\tPaul\tPROPN\t_\t_\t2\tconj\t5.1:nsubj\t_
+5.1\tlikes\tlike\tVERB\t_\t_\t_\t_\t2:conj\t_
+6\tcoffee\tcoffee\tNOUN\t_\t_\t5\torphan\t5.1:obj\t_
+
+"""
+
+
+def test_gold_empty_nodes_the_output_lacks_are_drawn_with_their_edges(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(GAPPING_GOLD, encoding="utf-8")
+    copy = re.sub(r"^5\.1\t.*\n", "", GAPPING_GOLD, flags=re.M)
+    copy = copy.replace("5.1:cc", "5:cc").replace("5.1:nsubj", "2:conj").replace("5.1:obj", "5:orphan")
+    drawn = tmp_path / "copy.conllu"
+    drawn.write_text(copy, encoding="utf-8")
+    page = tmp_path / "page.html"
+    eudify("view", "--gold", str(gold), str(drawn), "-o", str(page))
+    open_page(browser, page)
+    node = browser.find_element(By.CSS_SELECTOR, 'g.word.gold-only[data-id="5.1"]')
+    assert node.get_attribute("data-gold") == "missing"
+    # Placed by id, between Paul (5) and coffee (6).
+    order = browser.execute_script(
+        "return Array.from(document.querySelectorAll('section.sentence g.word'), g => g.dataset.id)")
+    assert order == ["1", "2", "3", "4", "5", "5.1", "6"]
+    missing = {
+        (e.get_attribute("data-head"), e.get_attribute("data-dep"), e.get_attribute("data-label"))
+        for e in browser.find_elements(By.CSS_SELECTOR, 'g.edge[data-layer="gold-missing"]')
+    }
+    assert {("5.1", "4", "cc"), ("5.1", "5", "nsubj"), ("2", "5.1", "conj"), ("5.1", "6", "obj")} <= missing
+    assert severe_console_messages(browser) == []

@@ -15,7 +15,9 @@ mod page;
 use super::{Enhancer, Pattern};
 use crate::by_rule::{evaluate_by_rule, ByRule};
 use crate::conllu::sentence::{DEPREL, FORM, LEMMA, UPOS};
-use crate::conllu::{write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence};
+use crate::conllu::{
+    write_sentence, BlockReader, EnhancedLayer, NodeId, RawBlock, Sentence, Token,
+};
 use crate::engine::trace::SentenceTrace;
 use crate::engine::Engine;
 use crate::error::Error;
@@ -65,6 +67,10 @@ pub struct ViewSentence {
     /// Gold edges the enhanced graph lacks (with gold, when the sentence aligns one to one with
     /// a gold sentence).
     pub missing: Vec<ViewEdge>,
+    /// Gold's empty nodes the output lacks (likewise), drawn among the words so that the
+    /// missing edges to and from them show.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gold_nodes: Vec<ViewWord>,
     /// ELAS (F1, in percent) of the stretch of text this sentence is scored in: the sentence
     /// alone unless the two files segment it differently.
     pub elas: Option<f64>,
@@ -430,19 +436,20 @@ struct Origins<'a> {
     rules: &'a mut RuleTable,
 }
 
+fn view_word(sentence: &Sentence, token: &Token) -> ViewWord {
+    ViewWord {
+        id: token.id.to_string(),
+        form: sentence.column(token, FORM).to_string(),
+        lemma: sentence.column(token, LEMMA).to_string(),
+        upos: sentence.column(token, UPOS).to_string(),
+    }
+}
+
 /// One sentence as drawn; `origins`, when its rules ran.
 fn draw(sentence: &Sentence, line: usize, origins: Option<Origins>) -> ViewSentence {
     let tree = BasicTree::new(sentence);
     let tokens: Vec<_> = sentence.tokens_in_order().collect();
-    let words = tokens
-        .iter()
-        .map(|t| ViewWord {
-            id: t.id.to_string(),
-            form: sentence.column(t, FORM).to_string(),
-            lemma: sentence.column(t, LEMMA).to_string(),
-            upos: sentence.column(t, UPOS).to_string(),
-        })
-        .collect();
+    let words = tokens.iter().map(|t| view_word(sentence, t)).collect();
     let basic = tokens
         .iter()
         .filter(|t| !t.id.is_empty_node())
@@ -578,10 +585,13 @@ struct Chunk {
     /// The chunk's first system sentence, and how many it has.
     first: usize,
     sentences: usize,
-    /// Gold's enhanced edges (dependent, head, label, phenomenon) when the chunk is one
-    /// sentence on each side with the same words: the edges then compare by id.
-    gold_edges: Option<Vec<(String, String, String, &'static str)>>,
+    /// Gold's enhanced edges (dependent, head, label, phenomenon) and empty nodes when the
+    /// chunk is one sentence on each side with the same words: the edges then compare by id.
+    gold: Option<(GoldEdges, Vec<ViewWord>)>,
 }
+
+/// Gold's enhanced edges of a sentence: (dependent, head, label, phenomenon).
+type GoldEdges = Vec<(String, String, String, &'static str)>;
 
 /// Scores `system` against gold with the evaluator, marks each enhanced edge of a sentence
 /// that aligns one to one with gold correct or wrong and adds gold's missing edges, and gives
@@ -607,8 +617,13 @@ fn compare(
         system,
         &options,
         &mut |chunk| {
-            let gold_edges = chunk.one_to_one().then(|| {
+            let gold = chunk.one_to_one().then(|| {
                 let sentence = chunk.gold_sentence(0);
+                let nodes = sentence
+                    .empty_nodes
+                    .iter()
+                    .map(|t| view_word(sentence, t))
+                    .collect();
                 let tree = BasicTree::new(sentence);
                 let mut edges = Vec::new();
                 for token in sentence.tokens_in_order() {
@@ -622,13 +637,13 @@ fn compare(
                         ));
                     }
                 }
-                edges
+                (edges, nodes)
             });
             let count = chunk.system_sentences() as usize;
             chunks.push(Chunk {
                 first: seen,
                 sentences: count,
-                gold_edges,
+                gold,
             });
             seen += count;
         },
@@ -640,10 +655,15 @@ fn compare(
         for sentence in &mut sentences[chunk.first.min(end)..end] {
             sentence.elas = Some(elas);
         }
-        if let (Some(gold_edges), Some(sentence)) =
-            (&chunk.gold_edges, sentences.get_mut(chunk.first))
+        if let (Some((gold_edges, gold_nodes)), Some(sentence)) =
+            (&chunk.gold, sentences.get_mut(chunk.first))
         {
             mark_edges(sentence, gold_edges);
+            sentence.gold_nodes = gold_nodes
+                .iter()
+                .filter(|node| !sentence.words.iter().any(|w| w.id == node.id))
+                .cloned()
+                .collect();
         }
     }
     Ok(report)
@@ -651,7 +671,7 @@ fn compare(
 
 /// Marks each enhanced edge of `sentence` correct or wrong against `gold_edges` (as a
 /// multiset: each gold edge matches one system edge) and lists the gold edges left missing.
-fn mark_edges(sentence: &mut ViewSentence, gold_edges: &[(String, String, String, &'static str)]) {
+fn mark_edges(sentence: &mut ViewSentence, gold_edges: &GoldEdges) {
     let mut unmatched: FxHashMap<(&str, &str, &str), u32> = FxHashMap::default();
     for (dep, head, label, _) in gold_edges {
         *unmatched.entry((dep, head, label)).or_default() += 1;

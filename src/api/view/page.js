@@ -41,11 +41,31 @@
       phenomenon: e[PHENOMENON] || undefined, rule: e[RULE] === null ? undefined : e[RULE],
       was: e[7] };
   }
+  // Where an id goes among the words: 8 → [8, 0], 8.1 → [8, 1].
+  function idKey(id) {
+    var parts = id.split(".");
+    return [parseInt(parts[0], 10), parts.length > 1 ? parseInt(parts[1], 10) : 0];
+  }
+  function wordObject(w) { return { id: w[0], form: w[1], lemma: w[2], upos: w[3] }; }
+  // The words, with gold's empty nodes that the output lacks placed among them by id.
+  function wordsWithGoldNodes(s) {
+    var words = s.words.map(wordObject);
+    (s.gold_nodes || []).forEach(function (w) {
+      var node = wordObject(w), key = idKey(node.id), at = words.length;
+      for (var i = 0; i < words.length; i++) {
+        var k = idKey(words[i].id);
+        if (k[0] > key[0] || (k[0] === key[0] && k[1] > key[1])) { at = i; break; }
+      }
+      node.goldOnly = true;
+      words.splice(at, 0, node);
+    });
+    return words;
+  }
   // A sentence with its words and edges as objects, made when it is drawn.
   function expand(s) {
     if (!s.expanded) {
       s.expanded = { sent_id: s.sent_id, line: s.line, text: s.text, matches: s.matches,
-        words: s.words.map(function (w) { return { id: w[0], form: w[1], lemma: w[2], upos: w[3] }; }),
+        words: wordsWithGoldNodes(s),
         basic: s.basic.map(edgeObject), enhanced: s.enhanced.map(edgeObject),
         missing: s.missing.map(edgeObject) };
     }
@@ -114,8 +134,10 @@
     var root = svg("svg", { width: Math.ceil(width), height: height, class: "graph" });
     s.words.forEach(function (w, i) {
       var g = svg("g", { class: "word" + (isEmptyNode(w.id) ? " empty" : "") +
-        (matched[w.id] ? " matched" : ""), "data-id": w.id });
-      var title = svg("title", {}, w.id + " " + w.form + " (" + w.lemma + ", " + w.upos + ")");
+        (w.goldOnly ? " gold-only" : "") + (matched[w.id] ? " matched" : ""), "data-id": w.id });
+      if (w.goldOnly) g.setAttribute("data-gold", "missing");
+      var title = svg("title", {}, (w.goldOnly ? "gold's empty node, missing from the output: " : "") +
+        w.id + " " + w.form + " (" + w.lemma + ", " + w.upos + ")");
       g.appendChild(title);
       if (matched[w.id]) {
         g.appendChild(svg("rect", { x: centers[i] - widths[i] / 2 - 2, y: wordsTop,
@@ -403,7 +425,7 @@
     });
     var legend = el("p", { class: "legend" });
     [["added", "added by a rule"], ["relabelled", "relabelled"], ["wrong", "not in gold"],
-      ["missing", "gold, missing (dashed)"]].forEach(function (item) {
+      ["missing", "gold, missing (dashed; a red word: gold's empty node)"]].forEach(function (item) {
       if ((item[0] === "added" || item[0] === "relabelled") && !view.profile) return;
       if ((item[0] === "wrong" || item[0] === "missing") && !view.gold) return;
       legend.appendChild(el("span", { class: item[0] }, item[1]));
