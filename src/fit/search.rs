@@ -4,11 +4,14 @@
 //! Settings are resolved when rules are compiled (guards keep or drop rules, list settings
 //! become relation filters, label templates are filled in), so each candidate is compiled once
 //! into its own engine; what does not change between candidates (the sample's sentences, their
-//! gold texts, the base's scores per sentence) is read or computed once. Each setting is tried in
-//! turn — a boolean flipped, each value of an enumeration, each item of a list toggled (the
-//! relations, UPOS tags, enhancements and feature values the sample has) — and a change is kept
-//! when it lowers the wrong edges of the sample by [`MIN_GAIN`] or more; rounds repeat until
-//! none is kept. Lexicon lists are tried the same way, with the words the gold evidences.
+//! gold texts, the base's scores per sentence) is read or computed once. Each round tries, in
+//! turn, the shipped rule files and lexicons the base does not load ([`Library`]), each setting
+//! — a boolean flipped, each value of an enumeration, each item of a list toggled (the
+//! relations, UPOS tags, enhancements, feature values and marker lemmas the sample has) — the
+//! learnable lexicon lists with the words the gold evidences, and last each rule switched off;
+//! a change is kept when it lowers the wrong edges of the sample by [`MIN_GAIN`] or more and
+//! betters enough sentences ([`MIN_BETTER`], [`BETTER_PER_WORSE`]); rounds repeat until none is
+//! kept.
 
 use super::evidence::{self, Evidence};
 use super::library::Library;
