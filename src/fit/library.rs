@@ -75,12 +75,8 @@ impl Library {
         let base_phases = base_profile.phases.as_ref().map(|flat| {
             let mut out: Phases = Vec::new();
             for (i, phase) in flat.iter().enumerate() {
-                let joined = base_profile
-                    .phase_groups
-                    .iter()
-                    .any(|g| g.start < i && g.contains(&i));
                 match out.last_mut() {
-                    Some(group) if joined => group.push(phase.text.clone()),
+                    Some(group) if base_profile.joins_previous(i) => group.push(phase.text.clone()),
                     _ => out.push(vec![phase.text.clone()]),
                 }
             }

@@ -119,19 +119,13 @@ pub fn load_ruleset_parsing(
     }
     // A phase of a group after its first runs with the phases before it (a profile that lists
     // its phases lists each once: `order` is that list).
-    let joined = |i: usize| {
-        profile
-            .phase_groups
-            .iter()
-            .any(|g| g.start < i && g.contains(&i))
-    };
     let mut phases: Vec<Phase> = order
         .into_iter()
         .enumerate()
         .map(|(i, name)| Phase {
             name,
             rules: Vec::new(),
-            joined: joined(i),
+            joined: profile.joins_previous(i),
         })
         .collect();
     for rule in rules {

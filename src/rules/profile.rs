@@ -284,6 +284,16 @@ pub struct Profile {
     pub file: FileId,
 }
 
+impl Profile {
+    /// Whether phase `i` of `phases` runs to one fixpoint with the phases before it: it is in a
+    /// group of `phases`, after the group's first.
+    pub fn joins_previous(&self, i: usize) -> bool {
+        self.phase_groups
+            .iter()
+            .any(|g| g.start < i && g.contains(&i))
+    }
+}
+
 /// A profile's name and description, for listings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProfileSummary {
