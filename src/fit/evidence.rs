@@ -6,7 +6,7 @@
 //! that role is an oblique, a noun of time, manner or reason.
 
 use crate::conllu::sentence::{DEPREL, FORM, LEMMA};
-use crate::conllu::Sentence;
+use crate::conllu::{Sentence, Token};
 use std::collections::BTreeMap;
 
 /// Words of one lexicon list with how many gold edges evidence each.
@@ -43,7 +43,11 @@ fn universal(label: &str) -> &str {
 
 /// The lemma lexicons list: lower-cased, the form's when there is no lemma.
 fn lemma(sentence: &Sentence, word: u32) -> String {
-    let token = sentence.word(word);
+    lemma_of(sentence, sentence.word(word))
+}
+
+/// [`lemma`] of a token.
+pub fn lemma_of(sentence: &Sentence, token: &Token) -> String {
     match sentence.column(token, LEMMA) {
         "_" => sentence.column(token, FORM).to_lowercase(),
         lemma => lemma.to_lowercase(),

@@ -17,7 +17,7 @@ use super::evidence::{self, Evidence};
 use super::library::Library;
 use super::profile::{active_rules, compile, Choices, DISABLE_KEY, LEXICONS_KEY, RULES_KEY};
 use super::sample::{errors, total, Sample};
-use crate::conllu::sentence::{DEPREL, DEPS, FEATS, FORM, LEMMA, UPOS};
+use crate::conllu::sentence::{DEPREL, DEPS, FEATS, FORM, UPOS};
 use crate::error::Error;
 use crate::eval::Score;
 use crate::rules::load::ParseCache;
@@ -111,11 +111,7 @@ impl Universe {
                 let upos = sentence.column(token, UPOS);
                 here.insert((UPOS_TAG, upos.to_string()));
                 if univ == "case" {
-                    let lemma = match sentence.column(token, LEMMA) {
-                        "_" => sentence.column(token, FORM),
-                        lemma => lemma,
-                    };
-                    here.insert((MARKER, lemma.to_lowercase()));
+                    here.insert((MARKER, evidence::lemma_of(sentence, token)));
                 }
                 if upos == "PUNCT" {
                     here.insert((MARK, sentence.column(token, FORM).to_string()));
