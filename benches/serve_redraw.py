@@ -4,6 +4,10 @@ a CoNLL-U file. Edits the label of the universal rule `case_label` back and fort
 the rules; prints each time and the median. A benchmark, not a test.
 
 Usage: python benches/serve_redraw.py EUDIFY FILE.conllu LANG [--sentences 2000] [--runs 5] [--gold]
+       [--screenshot PNG]
+
+With --screenshot, saves the window once the first edit is drawn (the page's panel of what the
+edit changed; docs/serve.png).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ def main() -> int:
     parser.add_argument("--sentences", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--gold", action="store_true", help="keep the file's DEPS (drawn as gold)")
+    parser.add_argument("--screenshot", type=Path, help="save the window after the first edit here")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp())
     blocks = Path(args.file).read_text(encoding="utf-8").split("\n\n")[: args.sentences]
@@ -73,6 +78,9 @@ def main() -> int:
                 lambda d: any(l.startswith("obl:x") for l in d.execute_script(labels)) == (marker == "x")
             )
             times.append(time.perf_counter() - start)
+            if run == 0 and args.screenshot:
+                time.sleep(0.5)  # the panel of changes is drawn after the edges
+                driver.save_screenshot(str(args.screenshot))
             print(f"run {run + 1}: {times[-1] * 1000:.0f} ms", flush=True)
     finally:
         driver.quit()
