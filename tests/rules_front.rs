@@ -348,3 +348,28 @@ fn feature_values_are_checked_against_ud_and_the_profile() {
     }
     snapshot!("feature_values", rendered);
 }
+
+/// A user's rule named like a shipped one is one error, at the user's file, with a note at the
+/// shipped rule (not a second error at the shipped file pointing back).
+#[test]
+fn a_name_clash_with_a_shipped_rule_is_reported_at_the_users_file() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("name-clash");
+    let _ = std::fs::remove_dir_all(&dir);
+    let export = run(&["rules", "export", dir.to_str().unwrap()], b"");
+    assert!(export.status.success(), "{}", text(&export.stderr));
+    let rule = "phase case\n\nrule case_label {\n  match { H -[obl]-> N; }\n  do { relabel H =[obl]=> N as \"obl:x\"; }\n}\n";
+    std::fs::write(dir.join("en/mine.rules"), rule).unwrap();
+    let error = eudify::check_rules(Some(&dir))
+        .expect_err("a clash is an error")
+        .to_string();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(error.matches("duplicate rule name").count(), 1, "{error}");
+    assert!(
+        error.contains("en/mine.rules:3:6: error: duplicate rule name `case_label`"),
+        "{error}"
+    );
+    assert!(
+        error.contains("first defined at ") && error.contains("universal/case.rules:"),
+        "{error}"
+    );
+}

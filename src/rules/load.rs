@@ -147,7 +147,8 @@ pub fn load_ruleset_parsing(
 
 /// Checks everything a source holds: every `.rules` file (whether a profile uses it or not)
 /// checks against all lexicons with default settings and every feature some profile declares,
-/// and every profile loads with its own settings and features. Each diagnostic is reported once
+/// and every profile loads with its own settings and features (which is where rule names must be
+/// unique: across the files of a profile). Each diagnostic is reported once
 /// however many profiles share its file; one that only some profiles meet names them in a note.
 /// A rule that no profile enables (no profile selects its file, or its `when` condition is false
 /// in each that does) is a warning. Returns the rendered warnings.
@@ -179,8 +180,13 @@ pub fn check_all(source: &RuleSource) -> Result<Vec<String>, LoadError> {
         vocabulary: &vocabulary,
         features: &features,
     };
-    let (_, _, found) = check::check_files(&files, &ctx);
-    diagnostics.extend(found);
+    // File by file: a rule name need only be unique among the files a profile loads, and the
+    // loads below report a clash at the file their order reaches second (a user's file, not the
+    // shipped one it clashes with).
+    for file in &files {
+        let (_, _, found) = check::check_files(std::slice::from_ref(file), &ctx);
+        diagnostics.extend(found);
+    }
     diagnostics.extend(unlisted_phases(source, &vocabulary, &files).unwrap_or_default());
     let general_errors = diagnostics.iter().any(Diagnostic::is_error);
     let mut merged = Merged {
