@@ -131,6 +131,18 @@ impl<'c, G, S> AlignedChunk<'c, G, S> {
         let gs = self.gold.words[aligned as usize].sentence;
         Some((gs, aligned - self.gold.sentence_base(gs) + 1))
     }
+
+    /// The system word aligned with word `n` (from 1) of gold sentence `g`: its sentence in the
+    /// chunk and its number there (from 1), or `None` when it is unaligned.
+    pub(crate) fn system_word(&self, g: u32, n: u32) -> Option<(u32, u32)> {
+        let base = self.gold.sentence_base(g);
+        let aligned = self.gold.words.get((base + n - 1) as usize)?.aligned;
+        if aligned == UNALIGNED {
+            return None;
+        }
+        let ss = self.system.words[aligned as usize].sentence;
+        Some((ss, aligned - self.system.sentence_base(ss) + 1))
+    }
 }
 
 /// A span of the chunk's text, in bytes.

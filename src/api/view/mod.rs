@@ -22,7 +22,7 @@ use crate::engine::trace::SentenceTrace;
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::eval::phenomena::BasicTree;
-use crate::eval::{evaluate_chunks, EvalError, EvalOptions, Metric, Report};
+use crate::eval::{evaluate_chunks, AlignedChunk, EvalError, EvalOptions, Metric, Report};
 use crate::graph::Origin;
 use rustc_hash::FxHashMap;
 use serde::ser::SerializeSeq;
@@ -64,8 +64,8 @@ pub struct ViewSentence {
     pub basic: Vec<ViewEdge>,
     /// The enhanced graph's edges, as DEPS has them (sorted by dependent, head, label).
     pub enhanced: Vec<ViewEdge>,
-    /// Gold edges the enhanced graph lacks (with gold, when the sentence aligns one to one with
-    /// a gold sentence).
+    /// Gold edges the enhanced graph lacks (with gold: those between words of this sentence, as
+    /// the scorer aligned the two files' words).
     pub missing: Vec<ViewEdge>,
     /// Gold's empty nodes the output lacks (likewise), drawn among the words so that the
     /// missing edges to and from them show.
@@ -74,8 +74,9 @@ pub struct ViewSentence {
     /// ELAS (F1, in percent) of the stretch of text this sentence is scored in: the sentence
     /// alone unless the two files segment it differently.
     pub elas: Option<f64>,
-    /// Whether its edges were compared with a gold sentence one to one (with gold, `false`
-    /// where the two files tokenize or segment the text differently: ELAS only).
+    /// Whether its edges were compared with gold: by id where it has the words of one gold
+    /// sentence; elsewhere (the two files tokenize or segment the text differently) between the
+    /// words the scorer aligned, the edges of empty nodes left unmarked.
     pub compared: bool,
     /// The search's matches in it: per match, each variable with the id of its node.
     pub matches: Vec<Vec<(String, String)>>,
@@ -585,17 +586,29 @@ struct Chunk {
     /// The chunk's first system sentence, and how many it has.
     first: usize,
     sentences: usize,
-    /// Gold's enhanced edges (dependent, head, label, phenomenon) and empty nodes when the
-    /// chunk is one sentence on each side with the same words: the edges then compare by id.
-    gold: Option<(GoldEdges, Vec<ViewWord>)>,
+    /// What each of its system sentences compares with, in order.
+    gold: Vec<SentenceGold>,
+}
+
+/// Gold's part of one system sentence.
+struct SentenceGold {
+    /// Gold's enhanced edges in the system sentence's numbering: those whose two ends align
+    /// with words of this sentence.
+    edges: GoldEdges,
+    /// Gold's empty nodes, when the sentence and its gold sentence have the same words.
+    nodes: Vec<ViewWord>,
+    /// Whether empty nodes compare by id (the same words on both sides); elsewhere the edges
+    /// of empty nodes are left unmarked, as the scorer compares them through paths.
+    by_id: bool,
 }
 
 /// Gold's enhanced edges of a sentence: (dependent, head, label, phenomenon).
 type GoldEdges = Vec<(String, String, String, &'static str)>;
 
 /// Scores `system` against gold with the evaluator, marks each enhanced edge of a sentence
-/// that aligns one to one with gold correct or wrong and adds gold's missing edges, and gives
-/// each sentence the ELAS of the stretch of text it is scored in.
+/// correct or wrong and adds gold's missing edges (by id where a sentence has gold's words, else
+/// between the words the scorer aligned, as far as both ends of an edge fall in one sentence),
+/// and gives each sentence the ELAS of the stretch of text it is scored in.
 fn compare(
     gold_name: &str,
     gold: &[u8],
@@ -617,29 +630,11 @@ fn compare(
         system,
         &options,
         &mut |chunk| {
-            let gold = chunk.one_to_one().then(|| {
-                let sentence = chunk.gold_sentence(0);
-                let nodes = sentence
-                    .empty_nodes
-                    .iter()
-                    .map(|t| view_word(sentence, t))
-                    .collect();
-                let tree = BasicTree::new(sentence);
-                let mut edges = Vec::new();
-                for token in sentence.tokens_in_order() {
-                    for (head, label) in sentence.deps(token) {
-                        let phenomenon = tree.classify_edge(token.id, head, label).code();
-                        edges.push((
-                            token.id.to_string(),
-                            head.to_string(),
-                            label.to_string(),
-                            phenomenon,
-                        ));
-                    }
-                }
-                (edges, nodes)
-            });
             let count = chunk.system_sentences() as usize;
+            let gold = match chunk.one_to_one() {
+                true => vec![same_words_gold(chunk.gold_sentence(0))],
+                false => aligned_gold(chunk),
+            };
             chunks.push(Chunk {
                 first: seen,
                 sentences: count,
@@ -655,11 +650,13 @@ fn compare(
         for sentence in &mut sentences[chunk.first.min(end)..end] {
             sentence.elas = Some(elas);
         }
-        if let (Some((gold_edges, gold_nodes)), Some(sentence)) =
-            (&chunk.gold, sentences.get_mut(chunk.first))
-        {
-            mark_edges(sentence, gold_edges);
-            sentence.gold_nodes = gold_nodes
+        for (i, gold) in chunk.gold.iter().enumerate() {
+            let Some(sentence) = sentences.get_mut(chunk.first + i) else {
+                break;
+            };
+            mark_edges(sentence, &gold.edges, gold.by_id);
+            sentence.gold_nodes = gold
+                .nodes
                 .iter()
                 .filter(|node| !sentence.words.iter().any(|w| w.id == node.id))
                 .cloned()
@@ -669,14 +666,87 @@ fn compare(
     Ok(report)
 }
 
+/// A gold sentence with the system sentence's words: its edges and empty nodes as they are.
+fn same_words_gold(sentence: &Sentence) -> SentenceGold {
+    let nodes = sentence
+        .empty_nodes
+        .iter()
+        .map(|t| view_word(sentence, t))
+        .collect();
+    let tree = BasicTree::new(sentence);
+    let mut edges = Vec::new();
+    for token in sentence.tokens_in_order() {
+        for (head, label) in sentence.deps(token) {
+            let phenomenon = tree.classify_edge(token.id, head, label).code();
+            edges.push((
+                token.id.to_string(),
+                head.to_string(),
+                label.to_string(),
+                phenomenon,
+            ));
+        }
+    }
+    SentenceGold {
+        edges,
+        nodes,
+        by_id: true,
+    }
+}
+
+/// Gold's edges of a chunk tokenized or segmented differently, per system sentence: each edge
+/// between two words (or a word and the root) whose aligned words lie in one system sentence,
+/// in that sentence's numbering.
+fn aligned_gold<G, S>(chunk: &AlignedChunk<'_, G, S>) -> Vec<SentenceGold> {
+    let mut gold: Vec<SentenceGold> = (0..chunk.system_sentences())
+        .map(|_| SentenceGold {
+            edges: Vec::new(),
+            nodes: Vec::new(),
+            by_id: false,
+        })
+        .collect();
+    for g in 0..chunk.gold_sentences() {
+        let sentence = chunk.gold_sentence(g);
+        let tree = BasicTree::new(sentence);
+        for token in sentence.tokens_in_order() {
+            if token.id.is_empty_node() {
+                continue;
+            }
+            let Some((s, dependent)) = chunk.system_word(g, token.id.word) else {
+                continue;
+            };
+            for (head, label) in sentence.deps(token) {
+                let head_id = match head {
+                    _ if head.is_empty_node() => continue,
+                    _ if head.is_root() => NodeId::ROOT,
+                    _ => match chunk.system_word(g, head.word) {
+                        Some((hs, h)) if hs == s => NodeId::word(h),
+                        _ => continue,
+                    },
+                };
+                let phenomenon = tree.classify_edge(token.id, head, label).code();
+                gold[s as usize].edges.push((
+                    NodeId::word(dependent).to_string(),
+                    head_id.to_string(),
+                    label.to_string(),
+                    phenomenon,
+                ));
+            }
+        }
+    }
+    gold
+}
+
 /// Marks each enhanced edge of `sentence` correct or wrong against `gold_edges` (as a
 /// multiset: each gold edge matches one system edge) and lists the gold edges left missing.
-fn mark_edges(sentence: &mut ViewSentence, gold_edges: &GoldEdges) {
+fn mark_edges(sentence: &mut ViewSentence, gold_edges: &GoldEdges, by_id: bool) {
     let mut unmatched: FxHashMap<(&str, &str, &str), u32> = FxHashMap::default();
     for (dep, head, label, _) in gold_edges {
         *unmatched.entry((dep, head, label)).or_default() += 1;
     }
     for edge in &mut sentence.enhanced {
+        if !by_id && (edge.dep.contains('.') || edge.head.contains('.')) {
+            continue;
+        }
         let left = unmatched.get_mut(&(&edge.dep[..], &edge.head[..], &edge.label[..]));
         edge.gold = Some(match left {
             Some(n) if *n > 0 => {

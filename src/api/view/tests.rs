@@ -200,3 +200,41 @@ fn fragments_have_ids_of_their_own() {
     };
     assert_ne!(id(view.sentences_html()), id(view.sentences_html()));
 }
+
+/// GOLD's sentence cut in two by the system: the edges between words of one system sentence
+/// compare through the scorer's alignment (in the system's numbering); gold edges across the cut
+/// cannot be drawn and are left to ELAS.
+#[test]
+fn a_differently_segmented_sentence_is_marked_through_the_alignment() {
+    let system = "# sent_id = a\n# text = Mary sang\n\
+        1\tMary\tMary\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\t_\n2\tsang\tsing\tVERB\t_\t_\t0\troot\t0:root\t_\n\n\
+        # sent_id = b\n# text = and danced in Prague\n\
+        1\tand\tand\tCCONJ\t_\t_\t2\tcc\t2:cc\t_\n2\tdanced\tdance\tVERB\t_\t_\t0\troot\t0:root\t_\n\
+        3\tin\tin\tADP\t_\t_\t4\tcase\t4:case\t_\n4\tPrague\tPrague\tPROPN\t_\t_\t2\tobl\t2:obl:in\t_\n\n";
+    let mut gold = GOLD.as_bytes();
+    let view = View::build(
+        None,
+        "sys",
+        system.as_bytes(),
+        Some(("gold", &mut gold)),
+        None,
+    )
+    .unwrap();
+    let status = |s: &ViewSentence, dep: &str, head: &str| edge(&s.enhanced, dep, head).gold;
+    let (a, b) = (&view.sentences[0], &view.sentences[1]);
+    assert_eq!(status(a, "1", "2"), Some(GoldStatus::Correct));
+    assert_eq!(status(a, "2", "0"), Some(GoldStatus::Correct));
+    assert_eq!(status(b, "1", "2"), Some(GoldStatus::Correct));
+    assert_eq!(status(b, "3", "4"), Some(GoldStatus::Correct));
+    // Gold's `danced` is a conjunct of `sang`, and `obl:in` is gold's plain `obl`.
+    assert_eq!(status(b, "2", "0"), Some(GoldStatus::Wrong));
+    assert_eq!(status(b, "4", "2"), Some(GoldStatus::Wrong));
+    let missing: Vec<_> = b
+        .missing
+        .iter()
+        .map(|e| (e.dep.as_str(), e.head.as_str(), e.label.as_str()))
+        .collect();
+    assert_eq!(missing, [("4", "2", "obl")]);
+    assert!(a.missing.is_empty());
+    assert!(a.elas.is_some() && a.elas == b.elas);
+}
