@@ -63,8 +63,8 @@ pub use api::{
     check_rules, export_rules, files, profiles, test_examples, worker_threads, EdgeChange,
     EnhancedEdge, Enhancer, ExampleFailure, ExampleReport, Explanation, Match, MatchedEdge,
     MatchedNode, OnError, Pattern, Profile, Report, RuleApplication, RuleRef, RunOptions, Runaway,
-    Runner, SearchCounts, SearchResult, SentenceMatches, Summary, PATTERN_NAME, READER_NAME,
-    STRING_NAME,
+    Runner, Search, SearchCounts, SearchResult, SentenceMatches, Summary, PATTERN_NAME,
+    READER_NAME, STRING_NAME,
 };
 pub use api::{detect_profile, detect_profile_for_file, Detection};
 pub use api::{ChangedEdge, RuleChanges, SentenceChanges, ViewChanges};

@@ -436,20 +436,28 @@ def grep(
     path (gzip is read too). Each match is a dict: ``sent_id``, ``line``, ``text`` (the words,
     matched ones marked ``[form/VAR]``), ``nodes`` (variable → ``id``, ``line``, ``form``,
     ``lemma``, ``upos``, ``xpos``, ``feats``, ``deprel``, ``misc``) and ``edges`` (edge variable →
-    ``head``, ``dep``, ``label``). A pattern that does not check raises :class:`RulesError`
-    with ``check``'s caret diagnostics; invalid input raises :class:`InputError`. Sentences whose
-    search was cut short by the work budget (or, with ``lang``, whose rules ran away) give a
-    ``RuntimeWarning`` with their count."""
+    ``head``, ``dep``, ``label``). The input is searched as the matches are taken, a sentence
+    at a time: stopping early reads no further. A pattern that does not check raises
+    :class:`RulesError` at the call, a file that cannot be opened ``OSError``; invalid input
+    raises :class:`InputError` when the iteration reaches it. Sentences whose search was cut
+    short by the work budget (or, with ``lang``, whose rules ran away) give a
+    ``RuntimeWarning`` with their count when the iteration ends."""
     rules_path = None if rules is None else os.fspath(rules)
     if isinstance(path_or_text, str) and "\n" in path_or_text:
-        found, counts = _eudify.grep(pattern, text=path_or_text, lang=lang, rules=rules_path)
+        search = _eudify.Grep(pattern, text=path_or_text, lang=lang, rules=rules_path)
     else:
-        found, counts = _eudify.grep(pattern, path=os.fspath(path_or_text), lang=lang, rules=rules_path)
+        search = _eudify.Grep(pattern, path=os.fspath(path_or_text), lang=lang, rules=rules_path)
+    return _matches(search)
+
+
+def _matches(search: Any) -> Iterator[Dict[str, Any]]:
+    for sentence in search:
+        yield from sentence
+    counts = search.counts()
     if counts["cut_short"]:
         warnings.warn(f"{counts['cut_short']} sentence(s) searched only in part: the pattern's search spent its work budget", RuntimeWarning, stacklevel=2)
     if counts["runaways"]:
         warnings.warn(f"{counts['runaways']} sentence(s) searched in their basic copy: the rules ran away", RuntimeWarning, stacklevel=2)
-    return iter(found)
 
 
 def profiles(rules: Optional[PathLike] = None) -> List[Profile]:

@@ -428,53 +428,85 @@ fn evaluate(py: Python<'_>, gold: PathBuf, system: PathBuf, phenomena: bool) -> 
     }
 }
 
-/// Every match of a search pattern (`eudify grep`) in a path or a text, as dicts: `sent_id`,
-/// `line`, `text` (the words, matched ones marked `[form/VAR]`), `nodes` (variable → dict of
-/// `id`, `line`, `form`, `lemma`, `upos`, `xpos`, `feats`, `deprel`, `misc`), `edges` (edge
-/// variable → `head`, `dep`, `label`); and the counts (`sentences_read`, `sentences_matched`,
-/// `matches`, `runaways`, `cut_short`). With `lang`, the graph that profile computes is
-/// searched instead of the input's DEPS.
-#[pyfunction]
-#[pyo3(signature = (pattern, path = None, text = None, lang = None, rules = None))]
-fn grep<'py>(
-    py: Python<'py>,
-    pattern: &str,
-    path: Option<PathBuf>,
-    text: Option<String>,
-    lang: Option<String>,
-    rules: Option<PathBuf>,
-) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>)> {
-    let compiled = match &lang {
-        Some(code) => {
-            eudify::Pattern::for_profile(pattern, eudify::PATTERN_NAME, code, rules.as_deref())
-        }
-        None => eudify::Pattern::new(pattern),
+/// A search of one input for a pattern (`eudify grep`), read as it is iterated: each step
+/// searches on to the next sentence with matches (without the GIL) and gives its matches, as
+/// dicts: `sent_id`, `line`, `text` (the words, matched ones marked `[form/VAR]`), `nodes`
+/// (variable → dict of `id`, `line`, `form`, `lemma`, `upos`, `xpos`, `feats`, `deprel`,
+/// `misc`), `edges` (edge variable → `head`, `dep`, `label`). `counts()`: what was read and
+/// found so far (`sentences_read`, `sentences_matched`, `matches`, `runaways`, `cut_short`).
+/// With `lang`, the graph that profile computes is searched instead of the input's DEPS.
+#[pyclass(module = "eudify._eudify")]
+struct Grep {
+    // A Mutex because a Python object must be shareable between threads; one search runs at a
+    // time anyway.
+    search: std::sync::Mutex<FileSearch>,
+}
+
+type FileSearch = eudify::Search<std::sync::Arc<eudify::Pattern>, Box<dyn std::io::BufRead + Send>>;
+
+impl Grep {
+    fn lock(&self) -> std::sync::MutexGuard<'_, FileSearch> {
+        // After a panic (raised in Python as a PanicException) the search goes on from the
+        // sentence after the one it was searching.
+        self.search
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
-    .map_err(|e| to_py(py, e))?;
-    let mut sentences = Vec::new();
-    let mut keep = |sentence: eudify::SentenceMatches| {
-        sentences.push(sentence);
-        Ok(true)
-    };
-    let counts = py
-        .allow_threads(|| match &path {
+}
+
+#[pymethods]
+impl Grep {
+    #[new]
+    #[pyo3(signature = (pattern, path = None, text = None, lang = None, rules = None))]
+    fn new(
+        py: Python<'_>,
+        pattern: &str,
+        path: Option<PathBuf>,
+        text: Option<String>,
+        lang: Option<String>,
+        rules: Option<PathBuf>,
+    ) -> PyResult<Self> {
+        let compiled = match &lang {
+            Some(code) => {
+                eudify::Pattern::for_profile(pattern, eudify::PATTERN_NAME, code, rules.as_deref())
+            }
+            None => eudify::Pattern::new(pattern),
+        }
+        .map_err(|e| to_py(py, e))?;
+        let (name, input): (String, Box<dyn std::io::BufRead + Send>) = match &path {
             Some(path) => {
                 let name = eudify::files::display_name(path);
-                let reader = eudify::files::open(path).map_err(|error| eudify::Error::Io {
-                    file: name.clone(),
-                    error,
-                })?;
-                compiled.search_each(&name, reader, &mut keep)
+                let reader = eudify::files::open(path).map_err(|error| os_error(&name, error))?;
+                (name, Box::new(reader))
             }
-            None => compiled.search_each(
-                eudify::STRING_NAME,
-                text.as_deref().unwrap_or("").as_bytes(),
-                &mut keep,
+            None => (
+                eudify::STRING_NAME.to_string(),
+                Box::new(std::io::Cursor::new(text.unwrap_or_default().into_bytes())),
             ),
+        };
+        Ok(Grep {
+            search: std::sync::Mutex::new(eudify::Search::new(
+                std::sync::Arc::new(compiled),
+                &name,
+                input,
+            )),
         })
-        .map_err(|e| to_py(py, e))?;
-    let list = PyList::empty(py);
-    for sentence in &sentences {
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The matches of the next sentence with any, as a list of dicts; the end of the input
+    /// stops the iteration.
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        let Some(sentence) = py
+            .allow_threads(|| self.lock().next_matches())
+            .map_err(|e| to_py(py, e))?
+        else {
+            return Ok(None);
+        };
+        let list = PyList::empty(py);
         for (i, found) in sentence.matches.iter().enumerate() {
             let nodes = PyDict::new(py);
             for n in &found.nodes {
@@ -513,14 +545,21 @@ fn grep<'py>(
             dict.set_item("edges", edges)?;
             list.append(dict)?;
         }
+        Ok(Some(list))
     }
-    let totals = PyDict::new(py);
-    totals.set_item("sentences_read", counts.sentences_read)?;
-    totals.set_item("sentences_matched", counts.sentences_matched)?;
-    totals.set_item("matches", counts.matches)?;
-    totals.set_item("runaways", counts.runaways)?;
-    totals.set_item("cut_short", counts.cut_short)?;
-    Ok((list, totals))
+
+    /// What the search has read and found so far.
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let search = self.lock();
+        let counts = search.counts();
+        let totals = PyDict::new(py);
+        totals.set_item("sentences_read", counts.sentences_read)?;
+        totals.set_item("sentences_matched", counts.sentences_matched)?;
+        totals.set_item("matches", counts.matches)?;
+        totals.set_item("runaways", counts.runaways)?;
+        totals.set_item("cut_short", counts.cut_short)?;
+        Ok(totals)
+    }
 }
 
 /// The profiles as (name, description, extends) triples, as `eudify profiles` lists them.
@@ -574,7 +613,7 @@ fn _eudify(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(fit, m)?)?;
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
-    m.add_function(wrap_pyfunction!(grep, m)?)?;
+    m.add_class::<Grep>()?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(detect_profile, m)?)?;
     m.add_function(wrap_pyfunction!(spacy_conllu, m)?)?;

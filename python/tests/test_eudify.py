@@ -413,6 +413,24 @@ def test_grep_finds_what_the_cli_finds_in_the_files_deps_and_the_computed_graph(
     assert first["text"].startswith("[She/S] wants to [buy/H]")
 
 
+def test_grep_reads_the_input_as_the_matches_are_taken():
+    good = "# sent_id = a\n1\tDogs\tdog\tNOUN\t_\t_\t2\tnsubj\t2:nsubj\t_\n2\tbark\tbark\tVERB\t_\t_\t0\troot\t0:root\t_\n\n"
+    bad = "# sent_id = b\n1\tDogs\tdog\tNOUN\t_\t_\t7\tnsubj\t7:nsubj\t_\n2\tbark\tbark\tVERB\t_\t_\t0\troot\t0:root\t_\n\n"
+    matches = eudify.grep("match { H =[nsubj]=> S; }", good + bad)
+    assert next(matches)["sent_id"] == "a"
+    # The invalid sentence is met only when the iteration reaches it.
+    with pytest.raises(eudify.InputError) as caught:
+        next(matches)
+    assert caught.value.line == 6
+
+
+def test_grep_warns_of_runaways_when_the_iteration_ends(runaway_rules):
+    matches = eudify.grep("match { H -[nsubj]-> S; }", SAMPLE, lang="test", rules=runaway_rules)
+    with pytest.warns(RuntimeWarning, match=r"sentence\(s\) searched in their basic copy: the rules ran away"):
+        found = list(matches)
+    assert found
+
+
 def test_grep_pattern_mistakes_raise_rules_error_with_a_caret():
     with pytest.raises(eudify.RulesError) as error:
         eudify.grep("match { H -[nsubjj]-> S; }", SAMPLE)

@@ -298,72 +298,13 @@ impl Pattern {
         input: impl BufRead,
         each: &mut dyn FnMut(SentenceMatches) -> Result<bool, Error>,
     ) -> Result<SearchCounts, Error> {
-        let mut reader = BlockReader::new(input);
-        let mut block = RawBlock::default();
-        let mut sentence = Sentence::default();
-        let mut buffers = GraphBuffers::default();
-        let mut workspace = QueryWorkspace::default();
-        let mut counts = SearchCounts::default();
-        let mut seen: FxHashSet<MatchKey> = FxHashSet::default();
-        let mut found: Vec<Binding> = Vec::new();
-        let io = |error| Error::Io {
-            file: file.to_string(),
-            error,
-        };
-        while reader.read_block(&mut block).map_err(io)? {
-            if block.is_blank() {
-                continue;
-            }
-            let parsed = match &self.enhancer {
-                None => sentence.parse_into(std::mem::take(&mut block)),
-                Some(_) => sentence.parse_into_ignoring_deps(std::mem::take(&mut block)),
-            };
-            if let Err(e) = parsed {
-                return Err(Error::Input {
-                    file: file.to_string(),
-                    line: e.1.line,
-                    message: e.1.message.clone(),
-                });
-            }
-            counts.sentences_read += 1;
-            let graph = match &self.enhancer {
-                None => SentenceGraph::from_deps_in(&sentence, std::mem::take(&mut buffers)),
-                Some(enhancer) => {
-                    let mut graph =
-                        SentenceGraph::from_basic_in(&sentence, std::mem::take(&mut buffers));
-                    if enhancer.engine.run(&mut graph).is_err() {
-                        counts.runaways += 1;
-                        graph = SentenceGraph::from_basic_in(&sentence, graph.into_buffers());
-                    }
-                    graph
-                }
-            };
-            seen.clear();
-            found.clear();
-            let match_vars = self.query.match_vars();
-            let whole = self.query.search(&graph, &mut workspace, &mut |binding| {
-                if seen.insert((binding.nodes[..match_vars].to_vec(), binding.edges.clone())) {
-                    let mut kept = Binding::default();
-                    kept.keep(binding, &graph);
-                    found.push(kept);
-                }
-                true
-            });
-            counts.cut_short += usize::from(!whole);
-            let go_on = if found.is_empty() {
-                true
-            } else {
-                counts.sentences_matched += 1;
-                counts.matches += found.len();
-                each(self.describe(&graph, &found))?
-            };
-            buffers = graph.into_buffers();
-            block.bytes = sentence.take_bytes();
-            if !go_on {
+        let mut search = Search::new(self, file, input);
+        while let Some(sentence) = search.next_matches()? {
+            if !each(sentence)? {
                 break;
             }
         }
-        Ok(counts)
+        Ok(search.counts)
     }
 
     /// The matches `found` in `graph`'s sentence, as a client sees them.
@@ -446,6 +387,116 @@ impl Pattern {
     }
 }
 
+/// A search in progress over one input, pulled a sentence with matches at a time (what
+/// [`Pattern::search_each`] runs; a client that iterates lazily, as Python's `eudify.grep`
+/// does, holds one). `P` is the pattern or something that derefs to it (`&Pattern`,
+/// `Arc<Pattern>`).
+pub struct Search<P, R> {
+    pattern: P,
+    file: String,
+    reader: BlockReader<R>,
+    block: RawBlock,
+    sentence: Sentence,
+    buffers: GraphBuffers,
+    workspace: QueryWorkspace,
+    seen: FxHashSet<MatchKey>,
+    found: Vec<Binding>,
+    counts: SearchCounts,
+}
+
+impl<P: std::ops::Deref<Target = Pattern>, R: BufRead> Search<P, R> {
+    /// A search of `input` (named `file` in errors) for `pattern`.
+    pub fn new(pattern: P, file: &str, input: R) -> Self {
+        Search {
+            pattern,
+            file: file.to_string(),
+            reader: BlockReader::new(input),
+            block: RawBlock::default(),
+            sentence: Sentence::default(),
+            buffers: GraphBuffers::default(),
+            workspace: QueryWorkspace::default(),
+            seen: FxHashSet::default(),
+            found: Vec::new(),
+            counts: SearchCounts::default(),
+        }
+    }
+
+    /// What the search has read and found so far (all of it once [`Search::next_matches`]
+    /// returned `None`).
+    pub fn counts(&self) -> &SearchCounts {
+        &self.counts
+    }
+
+    /// The next sentence with matches, or `None` at the end of the input. A sentence that is
+    /// not valid CoNLL-U (DEPS included, when the file's graph is searched) is an
+    /// [`Error::Input`] at its line.
+    pub fn next_matches(&mut self) -> Result<Option<SentenceMatches>, Error> {
+        let pattern = &*self.pattern;
+        let file = &self.file;
+        let io = |error| Error::Io {
+            file: file.clone(),
+            error,
+        };
+        while self.reader.read_block(&mut self.block).map_err(io)? {
+            if self.block.is_blank() {
+                continue;
+            }
+            let block = std::mem::take(&mut self.block);
+            let parsed = match &pattern.enhancer {
+                None => self.sentence.parse_into(block),
+                Some(_) => self.sentence.parse_into_ignoring_deps(block),
+            };
+            if let Err(e) = parsed {
+                return Err(Error::Input {
+                    file: file.clone(),
+                    line: e.1.line,
+                    message: e.1.message.clone(),
+                });
+            }
+            self.counts.sentences_read += 1;
+            let sentence = &self.sentence;
+            let buffers = std::mem::take(&mut self.buffers);
+            let graph = match &pattern.enhancer {
+                None => SentenceGraph::from_deps_in(sentence, buffers),
+                Some(enhancer) => {
+                    let mut graph = SentenceGraph::from_basic_in(sentence, buffers);
+                    if enhancer.engine.run(&mut graph).is_err() {
+                        self.counts.runaways += 1;
+                        graph = SentenceGraph::from_basic_in(sentence, graph.into_buffers());
+                    }
+                    graph
+                }
+            };
+            self.seen.clear();
+            self.found.clear();
+            let match_vars = pattern.query.match_vars();
+            let (seen, found) = (&mut self.seen, &mut self.found);
+            let whole = pattern
+                .query
+                .search(&graph, &mut self.workspace, &mut |binding| {
+                    if seen.insert((binding.nodes[..match_vars].to_vec(), binding.edges.clone())) {
+                        let mut kept = Binding::default();
+                        kept.keep(binding, &graph);
+                        found.push(kept);
+                    }
+                    true
+                });
+            self.counts.cut_short += usize::from(!whole);
+            let matches = (!self.found.is_empty()).then(|| {
+                self.counts.sentences_matched += 1;
+                self.counts.matches += self.found.len();
+                pattern.describe(&graph, &self.found)
+            });
+            self.buffers = graph.into_buffers();
+            self.block.bytes = self.sentence.take_bytes();
+            if matches.is_some() {
+                return Ok(matches);
+            }
+        }
+        Ok(None)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -466,6 +517,25 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"))
             .search_str(TEXT)
             .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A search pulled a sentence at a time reads no further than the sentence it returns, and
+    /// ends with the counts `search_each` gives; an owned pattern (`Arc`) searches as a borrowed
+    /// one.
+    #[test]
+    fn a_search_is_pulled_one_sentence_with_matches_at_a_time() {
+        let pattern = std::sync::Arc::new(Pattern::new("match { H =[conj]=> C; }").unwrap());
+        let text = format!("{TEXT}{}{TEXT}", TEXT.replace("2:conj", "2:parataxis"));
+        let mut search = Search::new(pattern.clone(), "<text>", text.as_bytes());
+        let first = search.next_matches().unwrap().expect("a first sentence");
+        assert_eq!((first.line, search.counts().sentences_read), (1, 1));
+        let second = search.next_matches().unwrap().expect("the third sentence");
+        assert_eq!((second.line, search.counts().sentences_read), (19, 3));
+        assert_eq!(search.next_matches().unwrap(), None);
+        let all = pattern.search_str(&text).unwrap();
+        assert_eq!(search.counts(), &all.counts);
+        assert_eq!(all.counts.matches, 2);
+        assert_eq!(all.sentences, [first, second]);
     }
 
     #[test]

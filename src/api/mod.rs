@@ -24,7 +24,7 @@ mod view_diff;
 pub use detect::{detect_profile, detect_profile_for_file, Detection};
 pub use explain::{EdgeChange, EnhancedEdge, Explanation, RuleApplication, RuleRef};
 pub use grep::{
-    Match, MatchedEdge, MatchedNode, Pattern, SearchCounts, SearchResult, SentenceMatches,
+    Match, MatchedEdge, MatchedNode, Pattern, Search, SearchCounts, SearchResult, SentenceMatches,
     PATTERN_NAME,
 };
 pub use rules::{

@@ -33,9 +33,11 @@ pub fn display_name(path: &Path) -> String {
 /// members are read as one stream, as `zcat` does). The first bytes are read here, so a
 /// directory fails here, not on the first read. A corrupt or truncated gzip stream is a read
 /// error of kind [`io::ErrorKind::InvalidData`].
-pub fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
+pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     if is_stdin(path) {
-        return from_reader(io::stdin().lock());
+        // `Stdin`, not its lock, so that a reader can move to another thread (Python's
+        // `eudify.grep` searches without the GIL); the 64 KiB buffer makes its per-read lock cheap.
+        return from_reader(io::stdin());
     }
     from_reader(File::open(path)?)
 }
@@ -48,7 +50,7 @@ pub fn is_gzip_file(path: &Path) -> bool {
 }
 
 /// `input`, decompressed if it starts with the gzip magic bytes, buffered.
-pub fn from_reader<'a>(mut input: impl Read + 'a) -> io::Result<Box<dyn BufRead + 'a>> {
+pub fn from_reader<'a>(mut input: impl Read + Send + 'a) -> io::Result<Box<dyn BufRead + Send + 'a>> {
     // Read up to two bytes without losing them: a pipe may deliver them one at a time.
     let mut head = [0u8; 2];
     let mut len = 0;
