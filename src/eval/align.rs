@@ -123,26 +123,26 @@ impl<'c, G, S> AlignedChunk<'c, G, S> {
     /// The gold word aligned with word `n` (from 1) of system sentence `s`: its sentence in the
     /// chunk and its number there (from 1), or `None` when it is unaligned.
     pub(crate) fn gold_word(&self, s: u32, n: u32) -> Option<(u32, u32)> {
-        let base = self.system.sentence_base(s);
-        let aligned = self.system.words.get((base + n - 1) as usize)?.aligned;
-        if aligned == UNALIGNED {
-            return None;
-        }
-        let gs = self.gold.words[aligned as usize].sentence;
-        Some((gs, aligned - self.gold.sentence_base(gs) + 1))
+        aligned_word(self.system, self.gold, s, n)
     }
 
     /// The system word aligned with word `n` (from 1) of gold sentence `g`: its sentence in the
     /// chunk and its number there (from 1), or `None` when it is unaligned.
     pub(crate) fn system_word(&self, g: u32, n: u32) -> Option<(u32, u32)> {
-        let base = self.gold.sentence_base(g);
-        let aligned = self.gold.words.get((base + n - 1) as usize)?.aligned;
-        if aligned == UNALIGNED {
-            return None;
-        }
-        let ss = self.system.words[aligned as usize].sentence;
-        Some((ss, aligned - self.system.sentence_base(ss) + 1))
+        aligned_word(self.gold, self.system, g, n)
     }
+}
+
+/// The word of side `to` aligned with word `n` (from 1) of sentence `s` of side `from`: its
+/// sentence in the chunk and its number there, or `None` when it is unaligned.
+fn aligned_word<A, B>(from: &Side<A>, to: &Side<B>, s: u32, n: u32) -> Option<(u32, u32)> {
+    let base = from.sentence_base(s);
+    let aligned = from.words.get((base + n - 1) as usize)?.aligned;
+    if aligned == UNALIGNED {
+        return None;
+    }
+    let sentence = to.words[aligned as usize].sentence;
+    Some((sentence, aligned - to.sentence_base(sentence) + 1))
 }
 
 /// A span of the chunk's text, in bytes.

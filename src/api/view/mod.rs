@@ -583,10 +583,9 @@ fn read_rule_file(path: &str) -> Option<String> {
 
 /// How a stretch of the system text lines up with gold, as the scorer aligned it.
 struct Chunk {
-    /// The chunk's first system sentence, and how many it has.
+    /// The chunk's first system sentence.
     first: usize,
-    sentences: usize,
-    /// What each of its system sentences compares with, in order.
+    /// What each of its system sentences compares with, in order (one per sentence).
     gold: Vec<SentenceGold>,
 }
 
@@ -635,18 +634,14 @@ fn compare(
                 true => vec![same_words_gold(chunk.gold_sentence(0))],
                 false => aligned_gold(chunk),
             };
-            chunks.push(Chunk {
-                first: seen,
-                sentences: count,
-                gold,
-            });
+            chunks.push(Chunk { first: seen, gold });
             seen += count;
         },
     )
     .map_err(eval_error)?;
     for (chunk, unit) in chunks.iter().zip(report.units()) {
         let elas = unit.counts[Metric::Elas.index()].f1();
-        let end = (chunk.first + chunk.sentences).min(sentences.len());
+        let end = (chunk.first + chunk.gold.len()).min(sentences.len());
         for sentence in &mut sentences[chunk.first.min(end)..end] {
             sentence.elas = Some(elas);
         }
